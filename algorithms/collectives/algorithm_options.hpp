@@ -1,0 +1,26 @@
+#pragma once
+// The parameters an algorithm may take beyond the collective itself. Each is optional: an algorithm
+// rejects the ones it does not use, so a mistyped command line is an error rather than silently ignored.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ddl {
+
+struct AlgorithmOptions {
+  std::optional<std::vector<int>> dims{};    // ddl: ring sizes, fastest-varying first ("4x16x4"); torus-2d: WxH
+  std::optional<int> ranksPerNode{};         // hierarchical
+  std::optional<std::string> inner{};        // hierarchical, torus-2d: allreduce run across nodes / columns
+  std::optional<std::int64_t> chunkBytes{};  // double-binary-tree: pipeline chunk size
+};
+
+// "4x16x4" -> {4, 16, 4}. Throws InvalidArgument("dims", ...) on anything else.
+std::vector<int> parseDims(std::string_view text);
+std::string formatDims(const std::vector<int>& dims);
+// Throws InvalidArgument("dims", ...) unless every size is positive and the sizes multiply to `ranks`.
+void checkGrid(const std::vector<int>& dims, int ranks);
+
+}  // namespace ddl

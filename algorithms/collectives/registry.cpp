@@ -1,0 +1,79 @@
+#include "algorithms/collectives/registry.hpp"
+
+#include "algorithms/collectives/definitions.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+namespace {
+
+const AlgorithmDefinition* const kAlgorithms[] = {
+    &kRingAllreduce,
+    &kDdlAllreduce,
+    &kHalvingDoublingAllreduce,
+    &kRecursiveDoublingAllreduce,
+    &kBinomialTreeAllreduce,
+    &kDoubleBinaryTreeAllreduce,
+    &kTorus2dAllreduce,
+    &kHierarchicalAllreduce,
+    &kRingReduceScatter,
+    &kRingAllGather,
+};
+
+void rejectUnusedOptions(const AlgorithmDefinition& algorithm, const AlgorithmOptions& options) {
+  auto reject = [&](bool given, unsigned option, const char* field) {
+    if (given && !(algorithm.options & option))
+      throw InvalidArgument(field, std::string(algorithm.name) + " takes no " + field);
+  };
+  reject(options.dims.has_value(), kDims, "dims");
+  reject(options.ranksPerNode.has_value(), kRanksPerNode, "ranks-per-node");
+  reject(options.inner.has_value(), kInner, "inner");
+  reject(options.chunkBytes.has_value(), kChunkBytes, "chunk-bytes");
+}
+
+}  // namespace
+
+void acceptsAnyRankCount(int, const AlgorithmOptions&) {}
+std::vector<int> flatCostLevels(int ranks, const AlgorithmOptions&) { return {ranks}; }
+
+std::span<const AlgorithmDefinition* const> allAlgorithms() { return kAlgorithms; }
+
+const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view name) {
+  std::string known;
+  for (const AlgorithmDefinition* algorithm : kAlgorithms) {
+    if (algorithm->collective != kind) continue;
+    if (algorithm->name == name) return *algorithm;
+    known += (known.empty() ? "" : ", ") + std::string(algorithm->name);
+  }
+  throw InvalidArgument("algorithm", "no " + std::string(toString(kind)) + " algorithm named '" + std::string(name) +
+                                         "'; known: " + known);
+}
+
+Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  if (spec.ranks < 1) throw InvalidArgument("ranks", "must be at least 1, got " + std::to_string(spec.ranks));
+  if (spec.elements < 0) throw InvalidArgument("elements", "must not be negative, got " + std::to_string(spec.elements));
+  if (spec.elementBytes < 1) throw InvalidArgument("element-bytes", "must be at least 1");
+  if (spec.kind != algorithm.collective)
+    throw InvalidArgument("algorithm", std::string(algorithm.name) + " is a " + std::string(toString(algorithm.collective)) +
+                                           " algorithm, not " + std::string(toString(spec.kind)));
+  rejectUnusedOptions(algorithm, options);
+  algorithm.validate(spec.ranks, options);
+  const AlgorithmDefinition* definition = &algorithm;
+  return Schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
+    ProgramBuilder builder(rank, spec.elements);
+    definition->append(builder, Group::all(spec.ranks), spec.buffer(), options, spec.elementBytes);
+    return std::move(builder).finish();
+  });
+}
+
+CostModel costModelFor(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options,
+                       const std::vector<LinkCost>& links, double reduceSecondsPerByte) {
+  std::vector<int> levels = algorithm.costLevels(ranks, options);
+  if (links.size() == 1) return CostModel(levels, std::vector<LinkCost>(levels.size(), links.front()), reduceSecondsPerByte);
+  if (links.size() != levels.size())
+    throw InvalidArgument("links", std::string(algorithm.name) + " distinguishes " + std::to_string(levels.size()) +
+                                       " link levels; give one cost for all or one per level, not " +
+                                       std::to_string(links.size()));
+  return CostModel(std::move(levels), links, reduceSecondsPerByte);
+}
+
+}  // namespace ddl

@@ -1,0 +1,50 @@
+#include "algorithms/collectives/ring_phases.hpp"
+
+namespace ddl {
+namespace {
+
+// The calling rank's place in a ring of the group's members.
+struct RingPosition {
+  int size;
+  int me;
+  Rank right;
+  Rank left;
+
+  RingPosition(const Group& group, Rank self)
+      : size(group.size), me(group.indexOf(self)), right(group.rank(wrap(me + 1))), left(group.rank(wrap(me - 1))) {}
+  Range block(Range range, int offset) const { return blockOf(range, size, wrap(me + offset)); }
+  int wrap(int index) const { return ((index % size) + size) % size; }
+};
+
+}  // namespace
+
+void appendRingReduceScatter(ProgramBuilder& builder, const Group& group, Range range, Channel channel) {
+  if (!group.contains(builder.self()) || group.size < 2) return;
+  const RingPosition ring(group, builder.self());
+  for (int step = 0; step < ring.size - 1; ++step) {
+    builder.send(ring.right, ring.block(range, -step - 1), channel);
+    builder.receiveReduce(ring.left, ring.block(range, -step - 2), channel);
+  }
+}
+
+void appendRingAllGather(ProgramBuilder& builder, const Group& group, Range range, Channel channel) {
+  if (!group.contains(builder.self()) || group.size < 2) return;
+  const RingPosition ring(group, builder.self());
+  for (int step = 0; step < ring.size - 1; ++step) {
+    builder.send(ring.right, ring.block(range, -step), channel);
+    builder.receiveCopy(ring.left, ring.block(range, -step - 1), channel);
+  }
+}
+
+double ringReduceScatterSeconds(int members, Elements elements, int elementBytes, const LinkCost& link,
+                                double reduceSecondsPerByte) {
+  const double block = static_cast<double>(largestBlock(elements, members)) * elementBytes;
+  return (members - 1) * (link.messageSeconds(block) + block * reduceSecondsPerByte);
+}
+
+double ringAllGatherSeconds(int members, Elements elements, int elementBytes, const LinkCost& link) {
+  const double block = static_cast<double>(largestBlock(elements, members)) * elementBytes;
+  return (members - 1) * link.messageSeconds(block);
+}
+
+}  // namespace ddl

@@ -1,0 +1,148 @@
+#include "algorithms/io/schedule_json.hpp"
+
+#include <limits>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+namespace {
+
+std::optional<StepKind> parseStepKind(std::string_view name) {
+  for (auto kind : {StepKind::Send, StepKind::ReceiveReduce, StepKind::ReceiveCopy})
+    if (toString(kind) == name) return kind;
+  return std::nullopt;
+}
+
+// Reads JSON while tracking where it is, so every error names the file and the path inside it.
+class Reader {
+ public:
+  Reader(const std::string& source, std::string path) : source_(source), path_(std::move(path)) {}
+
+  Reader at(const std::string& key) const { return Reader(source_, path_ + "." + key); }
+  Reader at(std::size_t index) const { return Reader(source_, path_ + "[" + std::to_string(index) + "]"); }
+
+  [[noreturn]] void fail(const std::string& message) const { throw InvalidArgument(source_ + ": " + path_, message); }
+
+  const nlohmann::json& member(const nlohmann::json& object, const std::string& key) const {
+    if (!object.is_object()) fail("expected an object");
+    auto it = object.find(key);
+    if (it == object.end()) at(key).fail("missing");
+    return *it;
+  }
+  const nlohmann::json& array(const nlohmann::json& value) const {
+    if (!value.is_array()) fail("expected an array");
+    return value;
+  }
+  std::int64_t integer(const nlohmann::json& value, std::int64_t min, std::int64_t max) const {
+    if (!value.is_number_integer()) fail("expected an integer");
+    const auto number = value.get<std::int64_t>();
+    if (number < min || number > max)
+      fail(std::to_string(number) + " is outside " + std::to_string(min) + " .. " + std::to_string(max));
+    return number;
+  }
+  std::string string(const nlohmann::json& value) const {
+    if (!value.is_string()) fail("expected a string");
+    return value.get<std::string>();
+  }
+
+ private:
+  const std::string& source_;
+  std::string path_;
+};
+
+constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kElementsMax = std::numeric_limits<std::int64_t>::max() / 2;
+
+Program readProgram(const Reader& reader, const nlohmann::json& json, Rank rank, Elements elements) {
+  if (reader.integer(reader.member(json, "rank"), 0, kIntMax) != rank) reader.at("rank").fail("expected " + std::to_string(rank));
+  const Reader stepsReader = reader.at("steps");
+  const auto& stepsJson = stepsReader.array(reader.member(json, "steps"));
+  std::vector<Step> steps;
+  std::vector<StepIndex> dependencies;
+  for (std::size_t i = 0; i < stepsJson.size(); ++i) {
+    const Reader r = stepsReader.at(i);
+    const nlohmann::json& s = stepsJson[i];
+    Step step;
+    const std::string op = r.at("op").string(r.member(s, "op"));
+    const auto kind = parseStepKind(op);
+    if (!kind) r.at("op").fail("'" + op + "' is not send, receive-reduce or receive-copy");
+    step.kind = *kind;
+    step.peer = static_cast<Rank>(r.at("peer").integer(r.member(s, "peer"), 0, kIntMax));
+    step.range.offset = r.at("offset").integer(r.member(s, "offset"), 0, kElementsMax);
+    step.range.count = r.at("count").integer(r.member(s, "count"), 0, kElementsMax);
+    step.channel = s.contains("channel")
+                       ? static_cast<Channel>(r.at("channel").integer(s["channel"], 0, std::numeric_limits<Channel>::max()))
+                       : Channel{0};
+    step.firstDependency = static_cast<std::int32_t>(dependencies.size());
+    if (s.contains("after")) {
+      const Reader after = r.at("after");
+      const auto& list = after.array(s["after"]);
+      for (std::size_t d = 0; d < list.size(); ++d)
+        dependencies.push_back(static_cast<StepIndex>(after.at(d).integer(list[d], 0, static_cast<std::int64_t>(i) - 1)));
+    }
+    step.dependencyCount = static_cast<std::int32_t>(dependencies.size()) - step.firstDependency;
+    steps.push_back(step);
+  }
+  return Program(rank, elements, std::move(steps), std::move(dependencies));
+}
+
+}  // namespace
+
+nlohmann::json programToJson(const Program& program) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (StepIndex index = 0; index < program.size(); ++index) {
+    const Step& step = program.step(index);
+    auto dependencies = program.dependenciesOf(index);
+    steps.push_back({{"op", toString(step.kind)},
+                     {"peer", step.peer},
+                     {"offset", step.range.offset},
+                     {"count", step.range.count},
+                     {"channel", step.channel},
+                     {"after", std::vector<StepIndex>(dependencies.begin(), dependencies.end())}});
+  }
+  return {{"rank", program.rank()}, {"steps", std::move(steps)}};
+}
+
+void writeScheduleJson(std::ostream& out, const Schedule& schedule, std::optional<Rank> onlyRank) {
+  const CollectiveSpec& spec = schedule.spec();
+  nlohmann::json header = {{"collective", toString(spec.kind)},
+                           {"description", schedule.description()},
+                           {"ranks", spec.ranks},
+                           {"elements", spec.elements},
+                           {"element_bytes", spec.elementBytes}};
+  std::string text = header.dump();
+  text.pop_back();  // reopen the object to stream the programs into it
+  out << text << ",\"programs\":[";
+  const Rank first = onlyRank.value_or(0);
+  const Rank last = onlyRank ? *onlyRank : spec.ranks - 1;
+  for (Rank rank = first; rank <= last; ++rank) out << (rank == first ? "\n" : ",\n") << programToJson(schedule.program(rank)).dump();
+  out << "\n]}\n";
+}
+
+Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source) {
+  const Reader root(source, "$");
+  CollectiveSpec spec;
+  const std::string collective = root.at("collective").string(root.member(json, "collective"));
+  const auto kind = parseCollectiveKind(collective);
+  if (!kind) root.at("collective").fail("'" + collective + "' is not allreduce, reduce-scatter or all-gather");
+  spec.kind = *kind;
+  spec.ranks = static_cast<int>(root.at("ranks").integer(root.member(json, "ranks"), 1, kIntMax));
+  spec.elements = root.at("elements").integer(root.member(json, "elements"), 0, kElementsMax);
+  spec.elementBytes = json.contains("element_bytes")
+                          ? static_cast<int>(root.at("element_bytes").integer(json["element_bytes"], 1, 1024))
+                          : 4;
+  const std::string description = json.contains("description") ? root.at("description").string(json["description"]) : source;
+  const Reader programsReader = root.at("programs");
+  const auto& programsJson = programsReader.array(root.member(json, "programs"));
+  if (programsJson.size() != static_cast<std::size_t>(spec.ranks))
+    programsReader.fail("has " + std::to_string(programsJson.size()) + " programs for " + std::to_string(spec.ranks) + " ranks");
+  std::vector<Program> programs;
+  for (std::size_t rank = 0; rank < programsJson.size(); ++rank)
+    programs.push_back(readProgram(programsReader.at(rank), programsJson[rank], static_cast<Rank>(rank), spec.elements));
+  return Schedule::fromPrograms(spec, description, std::move(programs));
+}
+
+}  // namespace ddl

@@ -1,0 +1,33 @@
+#pragma once
+// What a schedule computes: the collective, its ranks and its buffer.
+
+#include <optional>
+#include <string_view>
+
+#include "algorithms/schedule/range.hpp"
+
+namespace ddl {
+
+enum class CollectiveKind {
+  // Every rank ends with the element-wise sum over all ranks of the whole buffer.
+  Allreduce,
+  // Rank r ends with the sum over all ranks of block r (blockOf(buffer, ranks, r)).
+  ReduceScatter,
+  // Rank r starts with block r; every rank ends with every rank's block.
+  AllGather,
+};
+
+std::string_view toString(CollectiveKind kind);
+std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
+
+struct CollectiveSpec {
+  CollectiveKind kind = CollectiveKind::Allreduce;
+  int ranks = 1;
+  Elements elements = 0;
+  int elementBytes = 4;
+
+  double bytes() const { return static_cast<double>(elements) * elementBytes; }
+  Range buffer() const { return {0, elements}; }
+};
+
+}  // namespace ddl

@@ -1,0 +1,262 @@
+#include "sim/schedule_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/cost/schedule_walk.hpp"
+#include "algorithms/io/schedule_json.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "algorithms/schedule/traffic.hpp"
+#include "algorithms/verify/verifier.hpp"
+#include "sim/human_units.hpp"
+
+namespace ddl {
+namespace {
+
+// Defaults of the α-β-γ estimate; every estimate prints the values it used.
+// α: an assumption of the order of one InfiniBand hop, not a measurement.
+constexpr double kDefaultLatencySeconds = 1e-6;
+// β = 1/12.5 GB/s: InfiniBand EDR, 100 Gb/s per direction (../shared/reference/README.md, recalled).
+constexpr double kDefaultBandwidth = 12.5e9;
+// γ = 1/(732 GB/s / 3): P100 HBM2 at 732 GB/s (same source, recalled); a sum reads two bytes and writes one
+// per byte reduced.
+constexpr double kDefaultReduceBandwidth = 732e9 / 3;
+// ResNet-50's 25,557,032 fp32 gradients (../shared/reference/README.md, measured from torchvision).
+constexpr std::int64_t kDefaultBytes = 25'557'032LL * 4;
+
+struct Arguments {
+  std::string algorithm;
+  std::string collective = "allreduce";
+  int ranks = 0;
+  std::string dims;
+  int ranksPerNode = 0;
+  std::string inner;
+  std::int64_t chunkBytes = 0;
+  std::int64_t bytes = kDefaultBytes;
+  int elementBytes = 4;
+  std::string from;
+  std::string levels;
+  bool verify = false;
+  bool json = false;
+  bool perRank = false;
+  int rank = -1;
+  std::string out;
+  std::vector<double> latency{kDefaultLatencySeconds};
+  std::vector<double> bandwidth{kDefaultBandwidth};
+  double reduceBandwidth = kDefaultReduceBandwidth;
+
+  CLI::App* command = nullptr;
+  bool given(const std::string& option) const { return command->count(option) > 0; }
+};
+
+struct Loaded {
+  Schedule schedule;
+  const AlgorithmDefinition* algorithm = nullptr;  // null for a schedule read from a file
+  AlgorithmOptions options;
+};
+
+Loaded loadFromFile(const Arguments& args) {
+  for (const char* option : {"--algorithm", "--ranks", "--bytes", "--collective", "--dims", "--ranks-per-node", "--inner",
+                             "--chunk-bytes", "--element-bytes"})
+    if (args.given(option)) throw InvalidArgument(option, "cannot be combined with --from: the file gives the schedule");
+  std::ifstream in(args.from);
+  if (!in) throw InvalidArgument("--from", "cannot read '" + args.from + "'");
+  nlohmann::json json;
+  try {
+    in >> json;
+  } catch (const nlohmann::json::exception& error) {
+    throw InvalidArgument(args.from, std::string("not valid JSON: ") + error.what());
+  }
+  return {scheduleFromJson(json, args.from), nullptr, {}};
+}
+
+Loaded generate(const Arguments& args) {
+  if (args.given("--levels")) throw InvalidArgument("--levels", "only for --from: an algorithm knows its link levels");
+  if (!args.given("--algorithm")) throw InvalidArgument("--algorithm", "required (or --from FILE)");
+  if (!args.given("--ranks")) throw InvalidArgument("--ranks", "required (or --from FILE)");
+  const auto kind = parseCollectiveKind(args.collective);
+  if (!kind) throw InvalidArgument("--collective", "'" + args.collective + "' is not allreduce, reduce-scatter or all-gather");
+  if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
+  if (args.bytes < 0) throw InvalidArgument("--bytes", "must not be negative, got " + std::to_string(args.bytes));
+  if (args.bytes % args.elementBytes != 0)
+    throw InvalidArgument("--bytes", std::to_string(args.bytes) + " is not a whole number of " +
+                                         std::to_string(args.elementBytes) + "-byte elements");
+  AlgorithmOptions options;
+  if (args.given("--dims")) options.dims = parseDims(args.dims);
+  if (args.given("--ranks-per-node")) options.ranksPerNode = args.ranksPerNode;
+  if (args.given("--inner")) options.inner = args.inner;
+  if (args.given("--chunk-bytes")) options.chunkBytes = args.chunkBytes;
+  const AlgorithmDefinition& algorithm = findAlgorithm(*kind, args.algorithm);
+  const CollectiveSpec spec{*kind, args.ranks, args.bytes / args.elementBytes, args.elementBytes};
+  return {makeSchedule(algorithm, spec, options), &algorithm, options};
+}
+
+std::vector<LinkCost> linkCosts(const Arguments& args) {
+  std::vector<double> latency = args.latency;
+  std::vector<double> bandwidth = args.bandwidth;
+  if (latency.size() == 1 && bandwidth.size() > 1) latency.resize(bandwidth.size(), latency.front());
+  if (bandwidth.size() == 1 && latency.size() > 1) bandwidth.resize(latency.size(), bandwidth.front());
+  if (latency.size() != bandwidth.size())
+    throw InvalidArgument("--bandwidth-Bps", "give as many values as --latency-s, or one");
+  std::vector<LinkCost> links;
+  for (std::size_t i = 0; i < latency.size(); ++i) {
+    if (bandwidth[i] <= 0) throw InvalidArgument("--bandwidth-Bps", "must be positive");
+    if (latency[i] < 0) throw InvalidArgument("--latency-s", "must not be negative");
+    links.push_back({latency[i], 1 / bandwidth[i]});
+  }
+  return links;
+}
+
+CostModel costModel(const Arguments& args, const Loaded& loaded) {
+  if (args.reduceBandwidth <= 0) throw InvalidArgument("--reduce-Bps", "must be positive");
+  const std::vector<LinkCost> links = linkCosts(args);
+  const double gamma = 1 / args.reduceBandwidth;
+  const int ranks = loaded.schedule.ranks();
+  if (loaded.algorithm) return costModelFor(*loaded.algorithm, ranks, loaded.options, links, gamma);
+  std::vector<int> levels = args.given("--levels") ? parseDims(args.levels) : std::vector<int>{ranks};
+  if (args.given("--levels")) checkGrid(levels, ranks);
+  if (links.size() == 1) return CostModel(levels, std::vector<LinkCost>(levels.size(), links.front()), gamma);
+  if (links.size() != levels.size()) throw InvalidArgument("--latency-s", "give one value per level of --levels, or one");
+  return CostModel(std::move(levels), links, gamma);
+}
+
+void printTraffic(const Loaded& loaded, const Arguments& args) {
+  const std::vector<RankTraffic> traffic = trafficPerRank(loaded.schedule);
+  auto range = [&](auto field, auto format) {
+    auto [low, high] = std::minmax_element(traffic.begin(), traffic.end(),
+                                           [&](const RankTraffic& a, const RankTraffic& b) { return field(a) < field(b); });
+    return low == traffic.end() ? std::string("-") : format(field(*low)) + " .. " + format(field(*high));
+  };
+  auto count = [](auto value) { return std::to_string(value); };
+  auto bytes = [](double value) { return formatBytes(value); };
+  std::printf("steps per rank       %s\n", range([](const RankTraffic& t) { return t.steps; }, count).c_str());
+  std::printf("messages sent        %s per rank\n", range([](const RankTraffic& t) { return t.sends; }, count).c_str());
+  std::printf("bytes sent           %s per rank\n", range([](const RankTraffic& t) { return t.bytesSent; }, bytes).c_str());
+  std::printf("bytes received       %s per rank\n", range([](const RankTraffic& t) { return t.bytesReceived; }, bytes).c_str());
+  if (!args.perRank && args.rank < 0) return;
+  std::printf("\n%8s %8s %8s %8s %14s %14s\n", "rank", "steps", "sends", "receives", "bytes_sent", "bytes_received");
+  for (const RankTraffic& t : traffic)
+    if (args.rank < 0 || t.rank == args.rank)
+      std::printf("%8d %8d %8d %8d %14.0f %14.0f\n", t.rank, t.steps, t.sends, t.receives, t.bytesSent, t.bytesReceived);
+  std::printf("\n");
+}
+
+void printCost(const Loaded& loaded, const CostModel& model) {
+  std::printf("cost model           gamma = 1/%s", formatRate(1 / model.reduceSecondsPerByte()).c_str());
+  for (int level = 0; level < model.levelCount(); ++level)
+    std::printf("; level %d (%d): alpha = %s, beta = 1/%s", level, model.levelSize(level),
+                formatSeconds(model.link(level).latency_s).c_str(), formatRate(1 / model.link(level).seconds_per_byte).c_str());
+  std::printf("\n");
+  const double walk = walkSeconds(loaded.schedule, model);
+  if (loaded.algorithm) {
+    const double closed = loaded.algorithm->closedFormSeconds(loaded.schedule.spec(), loaded.options, model);
+    std::printf("closed form          %s\n", formatSeconds(closed).c_str());
+  }
+  const double bytes = loaded.schedule.spec().bytes();
+  std::printf("schedule walk        %s  (algbw %s)\n", formatSeconds(walk).c_str(),
+              walk > 0 ? formatRate(bytes / walk).c_str() : "-");
+}
+
+int verifyAndReport(const Schedule& schedule, std::FILE* out) {
+  const VerificationReport report = verify(schedule);
+  if (report.ok()) {
+    std::fprintf(out, "verify               ok: the %s is correct on all %d ranks\n",
+                 std::string(toString(schedule.spec().kind)).c_str(), schedule.ranks());
+    return 0;
+  }
+  std::fprintf(out, "verify               FAILED (%s): %s\n", std::string(toString(report.problem)).c_str(),
+               report.message.c_str());
+  return 1;
+}
+
+void writeJson(const Loaded& loaded, const Arguments& args) {
+  const std::optional<Rank> only = args.rank >= 0 ? std::optional<Rank>(args.rank) : std::nullopt;
+  if (args.out.empty()) {
+    writeScheduleJson(std::cout, loaded.schedule, only);
+    return;
+  }
+  // Written beside the target and renamed into place, so a failure leaves no half-written file.
+  const std::string partial = args.out + ".partial";
+  {
+    std::ofstream file(partial);
+    if (!file) throw InvalidArgument("--out", "cannot write '" + args.out + "'");
+    writeScheduleJson(file, loaded.schedule, only);
+    if (!file.flush()) throw InvalidArgument("--out", "cannot write '" + args.out + "'");
+  }
+  std::filesystem::rename(partial, args.out);
+}
+
+int run(const Arguments& args) {
+  if (args.given("--out") && !args.json) throw InvalidArgument("--out", "only with --json");
+  const Loaded loaded = args.from.empty() ? generate(args) : loadFromFile(args);
+  const CollectiveSpec& spec = loaded.schedule.spec();
+  if (args.given("--rank") && (args.rank < 0 || args.rank >= spec.ranks))
+    throw InvalidArgument("--rank", std::to_string(args.rank) + " is not one of the " + std::to_string(spec.ranks) + " ranks");
+  const CostModel model = costModel(args, loaded);
+
+  if (args.json) {
+    const int status = args.verify ? verifyAndReport(loaded.schedule, stderr) : 0;
+    writeJson(loaded, args);
+    return status;
+  }
+  std::printf("schedule             %s %s, %d ranks, %lld elements of %d B (%s)\n", loaded.schedule.description().c_str(),
+              std::string(toString(spec.kind)).c_str(), spec.ranks, static_cast<long long>(spec.elements),
+              spec.elementBytes, formatBytes(spec.bytes()).c_str());
+  printTraffic(loaded, args);
+  const int status = args.verify ? verifyAndReport(loaded.schedule, stdout) : 0;
+  if (status == 0) printCost(loaded, model);
+  std::fflush(stdout);
+  return status;
+}
+
+}  // namespace
+
+void addScheduleCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<Arguments>();
+  CLI::App* command = app.add_subcommand(
+      "schedule", "Generate a collective's schedule: steps and bytes per rank, analytic cost, verification, JSON.");
+  args->command = command;
+  command->add_option("--algorithm", args->algorithm, "Algorithm name (ring, ddl, halving-doubling, ...)");
+  command->add_option("--collective", args->collective, "allreduce, reduce-scatter or all-gather")->capture_default_str();
+  command->add_option("--ranks", args->ranks, "Number of ranks P");
+  command->add_option("--dims", args->dims, "ddl grid, fastest-varying first (4x16x4); torus-2d WxH");
+  command->add_option("--ranks-per-node", args->ranksPerNode, "hierarchical: ranks per node");
+  command->add_option("--inner", args->inner, "hierarchical, torus-2d: inner allreduce (default ring)");
+  command->add_option("--chunk-bytes", args->chunkBytes, "double-binary-tree: pipeline chunk size in bytes");
+  command->add_option("--bytes", args->bytes, "Buffer size in bytes")->capture_default_str();
+  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes (4 for float32)")->capture_default_str();
+  command->add_option("--from", args->from, "Read the schedule from a JSON file instead of generating it");
+  command->add_option("--levels", args->levels, "With --from: link levels for the cost walk (4x16x4)");
+  command->add_flag("--verify", args->verify, "Prove the schedule computes its collective (exit 1 if not)");
+  command->add_flag("--json", args->json, "Write the schedule as JSON instead of the summary");
+  command->add_option("--rank", args->rank, "Only this rank: its line of the table, or its program in JSON");
+  command->add_flag("--per-rank", args->perRank, "Print a table of steps and bytes for every rank");
+  command->add_option("--out", args->out, "With --json: write to this file instead of standard output");
+  command->add_option("--latency-s", args->latency, "alpha per link level, comma-separated, seconds")
+      ->delimiter(',')
+      ->capture_default_str();
+  command->add_option("--bandwidth-Bps", args->bandwidth, "bandwidth per link level, comma-separated, bytes/s")
+      ->delimiter(',')
+      ->capture_default_str();
+  command->add_option("--reduce-Bps", args->reduceBandwidth, "reduction throughput, bytes/s")->capture_default_str();
+  command->footer(
+      "The cost is the alpha-beta-gamma model: alpha + bytes*beta per message on the link level it crosses, bytes*gamma\n"
+      "per reduction, no contention. Levels come from the algorithm (ddl: its dims; hierarchical: ranks per node, nodes;\n"
+      "torus-2d: W, H; others: one level). Defaults: alpha 1 us (assumed), 12.5 GB/s (InfiniBand EDR), reduce 244 GB/s\n"
+      "(P100 HBM2 732 GB/s over 3 bytes moved per byte reduced).\n\n"
+      "Examples:\n"
+      "  ddlsim schedule --algorithm ddl --ranks 256 --dims 4x16x4 --verify\n"
+      "  ddlsim schedule --algorithm hierarchical --ranks 64 --ranks-per-node 4 --inner halving-doubling\n"
+      "  ddlsim schedule --algorithm ring --ranks 4 --bytes 64 --json --out ring4.json\n"
+      "  ddlsim schedule --from ring4.json --verify");
+  command->callback([args, &exitCode] { exitCode = run(*args); });
+}
+
+}  // namespace ddl

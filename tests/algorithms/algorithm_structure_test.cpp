@@ -1,0 +1,150 @@
+// The schedules have the shape their papers describe: who talks to whom, how many messages, how many bytes.
+
+#include <gtest/gtest.h>
+
+#include "algorithms/collectives/binary_tree.hpp"
+#include "algorithms/schedule/traffic.hpp"
+#include "tests/algorithms/schedule_test_support.hpp"
+
+namespace ddl::testing {
+namespace {
+
+TEST(RingAllreduce, EveryRankSendsTwoPMinusOneBlocksToItsRightNeighbour) {
+  const int p = 8;
+  const Schedule ring = allreduce("ring", p, 8 * 100);
+  for (Rank rank = 0; rank < p; ++rank) {
+    const Program program = ring.program(rank);
+    const RankTraffic traffic = trafficOf(program, 4);
+    EXPECT_EQ(traffic.sends, 2 * (p - 1));
+    EXPECT_DOUBLE_EQ(traffic.bytesSent, 2.0 * (p - 1) / p * 800 * 4);
+    for (const Step& step : program.steps()) EXPECT_EQ(step.peer, step.sends() ? (rank + 1) % p : (rank + p - 1) % p);
+  }
+}
+
+TEST(DdlAllreduce, EachMessageStaysWithinOneDimensionsRing) {
+  const std::vector<int> dims{4, 16, 4};
+  const Schedule ddl = allreduce("ddl", 256, 102400, {.dims = dims});
+  for (Rank rank = 0; rank < 256; ++rank) {
+    const Program program = ddl.program(rank);
+    for (const Step& step : program.steps()) {
+      int differing = 0;
+      for (int a = rank, b = step.peer, k = 0; k < 3; a /= dims[k], b /= dims[k], ++k) differing += a % dims[k] != b % dims[k];
+      EXPECT_EQ(differing, 1) << "rank " << rank << " and " << step.peer;
+    }
+  }
+}
+
+TEST(DdlAllreduce, OuterDimensionsMoveOnlyTheShardTheInnerOnesLeft) {
+  // 4x16x4 on n bytes: each rank sends 2(3/4)n, then 2(15/16)(n/4), then 2(3/4)(n/64).
+  const double n = 256.0 * 1000 * 4;
+  const RankTraffic traffic = trafficOf(allreduce("ddl", 256, 256 * 1000, {.dims = std::vector<int>{4, 16, 4}}).program(77), 4);
+  EXPECT_EQ(traffic.sends, 2 * (3 + 15 + 3));
+  EXPECT_DOUBLE_EQ(traffic.bytesSent, 2 * (0.75 * n + 15.0 / 16 * n / 4 + 0.75 * n / 64));
+}
+
+TEST(HalvingDoublingAllreduce, SendsTwoLgPMessagesAndTwicePMinusOneOverPOfTheBuffer) {
+  const int p = 32;
+  const Schedule schedule = allreduce("halving-doubling", p, 32 * 64);
+  for (Rank rank = 0; rank < p; ++rank) {
+    const RankTraffic traffic = trafficOf(schedule.program(rank), 4);
+    EXPECT_EQ(traffic.sends, 10);
+    EXPECT_DOUBLE_EQ(traffic.bytesSent, 2.0 * 31 / 32 * 32 * 64 * 4);
+  }
+}
+
+TEST(HalvingDoublingAllreduce, FoldsTheRanksBeyondAPowerOfTwoIntoTheirNeighbours) {
+  // 6 ranks: ranks 0 and 2 hand their buffers to 1 and 3 and wait; 1, 3, 4, 5 run the 4-rank algorithm.
+  const Schedule schedule = allreduce("halving-doubling", 6, 60);
+  for (Rank idle : {0, 2}) {
+    const Program program = schedule.program(idle);
+    ASSERT_EQ(program.size(), 2);
+    EXPECT_EQ(program.step(0).kind, StepKind::Send);
+    EXPECT_EQ(program.step(1).kind, StepKind::ReceiveCopy);
+    EXPECT_EQ(program.step(0).peer, idle + 1);
+  }
+  EXPECT_EQ(schedule.program(1).size(), 2 + 2 * 2 * 2);
+}
+
+TEST(RecursiveDoublingAllreduce, ExchangesTheWholeBufferLgPTimes) {
+  const RankTraffic traffic = trafficOf(allreduce("recursive-doubling", 16, 1000).program(5), 4);
+  EXPECT_EQ(traffic.sends, 4);
+  EXPECT_DOUBLE_EQ(traffic.bytesSent, 4 * 4000.0);
+}
+
+TEST(BinomialTreeAllreduce, RankZeroReceivesFromEachPowerOfTwoAndSendsBackToEach) {
+  const Program root = allreduce("binomial-tree", 16, 10).program(0);
+  std::vector<Rank> from, to;
+  for (const Step& step : root.steps()) (step.sends() ? to : from).push_back(step.peer);
+  EXPECT_EQ(from, (std::vector<Rank>{1, 2, 4, 8}));
+  EXPECT_EQ(to, (std::vector<Rank>{8, 4, 2, 1}));
+}
+
+TEST(DoubleBinaryTreeAllreduce, NoRankIsAnInnerNodeOfBothTreesWhenPIsOneLessThanAPowerOfTwo) {
+  for (int p : {3, 7, 15, 31, 63, 127}) {
+    for (int member = 0; member < p; ++member) {
+      const BinaryTreeNode first = inOrderTreeNode(p, member);
+      const BinaryTreeNode second = inOrderTreeNode(p, (member + 1) % p);
+      const bool innerInFirst = first.left >= 0;
+      const bool innerInSecond = second.left >= 0;
+      EXPECT_FALSE(innerInFirst && innerInSecond) << "rank " << member << " of " << p;
+    }
+  }
+}
+
+TEST(DoubleBinaryTreeAllreduce, EachTreeCarriesHalfTheBufferOnChannelsOfItsOwn) {
+  // Tree t reduces on channel 2t and broadcasts on channel 2t + 1.
+  const Schedule schedule = allreduce("double-binary-tree", 8, 2 * 1024, {.chunkBytes = 4096});
+  for (Rank rank = 0; rank < 8; ++rank) {
+    const Program program = schedule.program(rank);
+    for (StepIndex i = 0; i < program.size(); ++i) {
+      const Step& step = program.step(i);
+      EXPECT_EQ(step.channel / 2, step.range.offset < 1024 ? 0 : 1) << program.describe(i);
+      if (step.kind != StepKind::Send) {
+        EXPECT_EQ(step.channel % 2, step.kind == StepKind::ReceiveReduce ? 0 : 1) << program.describe(i);
+      }
+    }
+  }
+}
+
+TEST(InOrderBinaryTree, SubtreesAreContiguousAndDepthIsFloorLgP) {
+  for (int p : {1, 2, 5, 8, 13, 64, 100}) {
+    int deepest = 0;
+    for (int position = 0; position < p; ++position) {
+      int depth = 0;
+      for (int at = position; inOrderTreeNode(p, at).parent >= 0; at = inOrderTreeNode(p, at).parent) ++depth;
+      deepest = std::max(deepest, depth);
+      const BinaryTreeNode node = inOrderTreeNode(p, position);
+      if (node.left >= 0) {
+        EXPECT_LT(node.left, position);
+      }
+      if (node.right >= 0) {
+        EXPECT_GT(node.right, position);
+      }
+    }
+    EXPECT_EQ(deepest, inOrderTreeDepth(p)) << p;
+  }
+}
+
+TEST(Torus2dAllreduce, WithTheInnerRingIsExactlyDdlOnTheSameGrid) {
+  for (const std::vector<int>& grid : std::vector<std::vector<int>>{{4, 8}, {3, 5}, {8, 1}, {1, 6}}) {
+    const int p = grid[0] * grid[1];
+    const Schedule torus = allreduce("torus-2d", p, 1001, {.dims = grid, .inner = "ring"});
+    const Schedule ddl = allreduce("ddl", p, 1001, {.dims = grid});
+    for (Rank rank = 0; rank < p; ++rank) EXPECT_EQ(torus.program(rank), ddl.program(rank)) << "rank " << rank;
+  }
+}
+
+TEST(HierarchicalAllreduce, OnlyNodeLeadersTalkAcrossNodes) {
+  const int perNode = 4;
+  const Schedule schedule = allreduce("hierarchical", 32, 4096, {.ranksPerNode = perNode, .inner = "halving-doubling"});
+  for (Rank rank = 0; rank < 32; ++rank) {
+    const Program program = schedule.program(rank);
+    for (const Step& step : program.steps()) {
+      const bool crossesNodes = step.peer / perNode != rank / perNode;
+      EXPECT_TRUE(!crossesNodes || (rank % perNode == 0 && step.peer % perNode == 0)) << rank << " -> " << step.peer;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ddl::testing

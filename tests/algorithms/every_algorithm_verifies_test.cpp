@@ -1,0 +1,90 @@
+// The verifier proves every algorithm correct for every rank count 1..64 and 96, 128, 255, 256, 1000, 1024,
+// for every shape it accepts, on element counts that exercise empty, uneven and realistic blocks.
+
+#include <cctype>
+
+#include <gtest/gtest.h>
+
+#include "algorithms/verify/verifier.hpp"
+#include "tests/algorithms/schedule_test_support.hpp"
+
+namespace ddl::testing {
+namespace {
+
+// One algorithm at one rank count, in every shape it accepts there.
+struct Case {
+  CollectiveKind kind;
+  std::string algorithm;
+  int ranks;
+  std::vector<AlgorithmOptions> shapes;
+  std::string name;
+};
+
+// Built twice: the large rank counts alone (DDLSCALE_LARGE_RANK_COUNTS=1) and all the others.
+std::vector<int> rankCounts() {
+  if (DDLSCALE_LARGE_RANK_COUNTS) return {1000, 1024};
+  std::vector<int> counts;
+  for (int p = 1; p <= 64; ++p) counts.push_back(p);
+  for (int p : {96, 128, 255, 256}) counts.push_back(p);
+  return counts;
+}
+
+std::string identifier(std::string text) {
+  for (char& c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return text;
+}
+
+const std::vector<std::string> kComposable = {"ring", "halving-doubling", "recursive-doubling", "binomial-tree",
+                                              "double-binary-tree"};
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (int p : rankCounts()) {
+    const std::string suffix = "_P" + std::to_string(p);
+    for (const std::string& name : kComposable)
+      all.push_back({CollectiveKind::Allreduce, name, p, {{}}, identifier(name) + suffix});
+    all.push_back({CollectiveKind::ReduceScatter, "ring", p, {{}}, "reduce_scatter_ring" + suffix});
+    all.push_back({CollectiveKind::AllGather, "ring", p, {{}}, "all_gather_ring" + suffix});
+
+    Case ddl{CollectiveKind::Allreduce, "ddl", p, {}, "ddl_every_grid_of_up_to_3_dims" + suffix};
+    for (const auto& dims : orderedFactorizations(p, 3)) ddl.shapes.push_back({.dims = dims});
+    all.push_back(ddl);
+
+    // Every node size and grid, each with one inner algorithm, taking the inner algorithms in turn so that
+    // each appears at every rank count with enough shapes. (All inner algorithms on every shape would
+    // repeat, at five times the cost, what the flat cases above already prove of each inner algorithm.)
+    Case hierarchical{CollectiveKind::Allreduce, "hierarchical", p, {}, "hierarchical_every_node_size" + suffix};
+    Case torus{CollectiveKind::Allreduce, "torus-2d", p, {}, "torus_2d_every_grid" + suffix};
+    const std::vector<int> divisors = divisorsOf(p);
+    for (std::size_t i = 0; i < divisors.size(); ++i) {
+      const std::string& inner = kComposable[i % kComposable.size()];
+      hierarchical.shapes.push_back({.ranksPerNode = divisors[i], .inner = inner});
+      torus.shapes.push_back({.dims = std::vector<int>{divisors[i], p / divisors[i]},
+                              .inner = kComposable[(i + 1) % kComposable.size()]});
+    }
+    all.push_back(hierarchical);
+    all.push_back(torus);
+  }
+  return all;
+}
+
+class EveryAlgorithm : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EveryAlgorithm, ComputesItsCollectiveForEveryElementCount) {
+  const Case& c = GetParam();
+  for (const AlgorithmOptions& shape : c.shapes) {
+    for (Elements elements : elementCountsFor(c.ranks)) {
+      const Schedule schedule = makeSchedule(c.kind, c.algorithm, c.ranks, elements, shape);
+      const VerificationReport report = verify(schedule);
+      EXPECT_TRUE(report.ok()) << schedule.description() << ", " << c.ranks << " ranks, " << elements
+                               << " elements: " << toString(report.problem) << ": " << report.message;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Verify, EveryAlgorithm, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace ddl::testing
