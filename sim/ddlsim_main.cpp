@@ -5,16 +5,29 @@
 #include <CLI/CLI.hpp>
 
 #include "algorithms/schedule/invalid_argument.hpp"
+#include "sim/collective_command.hpp"
+#include "sim/platform_command.hpp"
+#include "sim/scenario_command.hpp"
 #include "sim/schedule_command.hpp"
+#include "sim/simulation_error.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"ddlsim - predict data-parallel training scaling and inspect collective schedules"};
-  app.require_subcommand(1);
+  CLI::App app{
+      "ddlsim - predict data-parallel training scaling on a simulated cluster (SimGrid), and inspect collective "
+      "schedules.\n\n"
+      "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json)\n"
+      "  ddlsim collective ...                          simulate one collective on a topology\n"
+      "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"
+      "  ddlsim schedule ...                            generate, verify and cost a schedule"};
+  app.require_subcommand(0, 1);
   app.footer(
-      "Exit status: 0 on success, 1 if a verified schedule is wrong, 2 on bad input.\n"
-      "Run 'ddlsim SUBCOMMAND --help' for the options of each subcommand.");
+      "Exit status: 0 on success; 1 if a simulation cannot run to its end or a verified schedule is wrong;\n"
+      "2 on bad input (the message names the file and field). Run 'ddlsim SUBCOMMAND --help' for more.");
   int exitCode = 0;
+  ddl::addScenarioCommand(app, exitCode);
   ddl::addScheduleCommand(app, exitCode);
+  ddl::addCollectiveCommand(app, exitCode);
+  ddl::addPlatformCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -23,6 +36,12 @@ int main(int argc, char** argv) {
   } catch (const ddl::InvalidArgument& error) {
     std::cerr << "ddlsim: " << error.what() << '\n';
     return 2;
+  } catch (const ddl::SimulationError& error) {
+    std::cerr << "ddlsim: " << error.what() << '\n';
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << "ddlsim: " << error.what() << '\n';
+    return 1;
   }
   return exitCode;
 }

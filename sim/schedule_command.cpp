@@ -2,20 +2,19 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
+#include "algorithms/io/json_reader.hpp"
 #include "algorithms/io/schedule_json.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "algorithms/schedule/traffic.hpp"
 #include "algorithms/verify/verifier.hpp"
+#include "sim/algorithm_flags.hpp"
 #include "sim/human_units.hpp"
+#include "sim/output_file.hpp"
 
 namespace ddl {
 namespace {
@@ -32,13 +31,8 @@ constexpr double kDefaultReduceBandwidth = 732e9 / 3;
 constexpr std::int64_t kDefaultBytes = 25'557'032LL * 4;
 
 struct Arguments {
-  std::string algorithm;
-  std::string collective = "allreduce";
+  AlgorithmFlags algorithm;
   int ranks = 0;
-  std::string dims;
-  int ranksPerNode = 0;
-  std::string inner;
-  std::int64_t chunkBytes = 0;
   std::int64_t bytes = kDefaultBytes;
   int elementBytes = 4;
   std::string from;
@@ -66,35 +60,21 @@ Loaded loadFromFile(const Arguments& args) {
   for (const char* option : {"--algorithm", "--ranks", "--bytes", "--collective", "--dims", "--ranks-per-node", "--inner",
                              "--chunk-bytes", "--element-bytes"})
     if (args.given(option)) throw InvalidArgument(option, "cannot be combined with --from: the file gives the schedule");
-  std::ifstream in(args.from);
-  if (!in) throw InvalidArgument("--from", "cannot read '" + args.from + "'");
-  nlohmann::json json;
-  try {
-    in >> json;
-  } catch (const nlohmann::json::exception& error) {
-    throw InvalidArgument(args.from, std::string("not valid JSON: ") + error.what());
-  }
-  return {scheduleFromJson(json, args.from), nullptr, {}};
+  return {scheduleFromJson(readJsonFile(args.from), args.from), nullptr, {}};
 }
 
 Loaded generate(const Arguments& args) {
   if (args.given("--levels")) throw InvalidArgument("--levels", "only for --from: an algorithm knows its link levels");
   if (!args.given("--algorithm")) throw InvalidArgument("--algorithm", "required (or --from FILE)");
   if (!args.given("--ranks")) throw InvalidArgument("--ranks", "required (or --from FILE)");
-  const auto kind = parseCollectiveKind(args.collective);
-  if (!kind) throw InvalidArgument("--collective", "'" + args.collective + "' is not allreduce, reduce-scatter or all-gather");
   if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
   if (args.bytes < 0) throw InvalidArgument("--bytes", "must not be negative, got " + std::to_string(args.bytes));
   if (args.bytes % args.elementBytes != 0)
     throw InvalidArgument("--bytes", std::to_string(args.bytes) + " is not a whole number of " +
                                          std::to_string(args.elementBytes) + "-byte elements");
-  AlgorithmOptions options;
-  if (args.given("--dims")) options.dims = parseDims(args.dims);
-  if (args.given("--ranks-per-node")) options.ranksPerNode = args.ranksPerNode;
-  if (args.given("--inner")) options.inner = args.inner;
-  if (args.given("--chunk-bytes")) options.chunkBytes = args.chunkBytes;
-  const AlgorithmDefinition& algorithm = findAlgorithm(*kind, args.algorithm);
-  const CollectiveSpec spec{*kind, args.ranks, args.bytes / args.elementBytes, args.elementBytes};
+  const AlgorithmOptions options = args.algorithm.options();
+  const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
+  const CollectiveSpec spec{args.algorithm.collective(), args.ranks, args.bytes / args.elementBytes, args.elementBytes};
   return {makeSchedule(algorithm, spec, options), &algorithm, options};
 }
 
@@ -178,19 +158,7 @@ int verifyAndReport(const Schedule& schedule, std::FILE* out) {
 
 void writeJson(const Loaded& loaded, const Arguments& args) {
   const std::optional<Rank> only = args.rank >= 0 ? std::optional<Rank>(args.rank) : std::nullopt;
-  if (args.out.empty()) {
-    writeScheduleJson(std::cout, loaded.schedule, only);
-    return;
-  }
-  // Written beside the target and renamed into place, so a failure leaves no half-written file.
-  const std::string partial = args.out + ".partial";
-  {
-    std::ofstream file(partial);
-    if (!file) throw InvalidArgument("--out", "cannot write '" + args.out + "'");
-    writeScheduleJson(file, loaded.schedule, only);
-    if (!file.flush()) throw InvalidArgument("--out", "cannot write '" + args.out + "'");
-  }
-  std::filesystem::rename(partial, args.out);
+  writeOutput(args.out, [&](std::ostream& out) { writeScheduleJson(out, loaded.schedule, only); });
 }
 
 int run(const Arguments& args) {
@@ -223,13 +191,8 @@ void addScheduleCommand(CLI::App& app, int& exitCode) {
   CLI::App* command = app.add_subcommand(
       "schedule", "Generate a collective's schedule: steps and bytes per rank, analytic cost, verification, JSON.");
   args->command = command;
-  command->add_option("--algorithm", args->algorithm, "Algorithm name (ring, ddl, halving-doubling, ...)");
-  command->add_option("--collective", args->collective, "allreduce, reduce-scatter or all-gather")->capture_default_str();
+  args->algorithm.addTo(command);
   command->add_option("--ranks", args->ranks, "Number of ranks P");
-  command->add_option("--dims", args->dims, "ddl grid, fastest-varying first (4x16x4); torus-2d WxH");
-  command->add_option("--ranks-per-node", args->ranksPerNode, "hierarchical: ranks per node");
-  command->add_option("--inner", args->inner, "hierarchical, torus-2d: inner allreduce (default ring)");
-  command->add_option("--chunk-bytes", args->chunkBytes, "double-binary-tree: pipeline chunk size in bytes");
   command->add_option("--bytes", args->bytes, "Buffer size in bytes")->capture_default_str();
   command->add_option("--element-bytes", args->elementBytes, "Element size in bytes (4 for float32)")->capture_default_str();
   command->add_option("--from", args->from, "Read the schedule from a JSON file instead of generating it");

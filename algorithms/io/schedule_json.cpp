@@ -3,9 +3,7 @@
 #include <limits>
 #include <ostream>
 
-#include <nlohmann/json.hpp>
-
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "algorithms/io/json_reader.hpp"
 
 namespace ddl {
 namespace {
@@ -16,54 +14,17 @@ std::optional<StepKind> parseStepKind(std::string_view name) {
   return std::nullopt;
 }
 
-// Reads JSON while tracking where it is, so every error names the file and the path inside it.
-class Reader {
- public:
-  Reader(const std::string& source, std::string path) : source_(source), path_(std::move(path)) {}
-
-  Reader at(const std::string& key) const { return Reader(source_, path_ + "." + key); }
-  Reader at(std::size_t index) const { return Reader(source_, path_ + "[" + std::to_string(index) + "]"); }
-
-  [[noreturn]] void fail(const std::string& message) const { throw InvalidArgument(source_ + ": " + path_, message); }
-
-  const nlohmann::json& member(const nlohmann::json& object, const std::string& key) const {
-    if (!object.is_object()) fail("expected an object");
-    auto it = object.find(key);
-    if (it == object.end()) at(key).fail("missing");
-    return *it;
-  }
-  const nlohmann::json& array(const nlohmann::json& value) const {
-    if (!value.is_array()) fail("expected an array");
-    return value;
-  }
-  std::int64_t integer(const nlohmann::json& value, std::int64_t min, std::int64_t max) const {
-    if (!value.is_number_integer()) fail("expected an integer");
-    const auto number = value.get<std::int64_t>();
-    if (number < min || number > max)
-      fail(std::to_string(number) + " is outside " + std::to_string(min) + " .. " + std::to_string(max));
-    return number;
-  }
-  std::string string(const nlohmann::json& value) const {
-    if (!value.is_string()) fail("expected a string");
-    return value.get<std::string>();
-  }
-
- private:
-  const std::string& source_;
-  std::string path_;
-};
-
 constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kElementsMax = std::numeric_limits<std::int64_t>::max() / 2;
 
-Program readProgram(const Reader& reader, const nlohmann::json& json, Rank rank, Elements elements) {
+Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank rank, Elements elements) {
   if (reader.integer(reader.member(json, "rank"), 0, kIntMax) != rank) reader.at("rank").fail("expected " + std::to_string(rank));
-  const Reader stepsReader = reader.at("steps");
+  const JsonReader stepsReader = reader.at("steps");
   const auto& stepsJson = stepsReader.array(reader.member(json, "steps"));
   std::vector<Step> steps;
   std::vector<StepIndex> dependencies;
   for (std::size_t i = 0; i < stepsJson.size(); ++i) {
-    const Reader r = stepsReader.at(i);
+    const JsonReader r = stepsReader.at(i);
     const nlohmann::json& s = stepsJson[i];
     Step step;
     const std::string op = r.at("op").string(r.member(s, "op"));
@@ -78,7 +39,7 @@ Program readProgram(const Reader& reader, const nlohmann::json& json, Rank rank,
                        : Channel{0};
     step.firstDependency = static_cast<std::int32_t>(dependencies.size());
     if (s.contains("after")) {
-      const Reader after = r.at("after");
+      const JsonReader after = r.at("after");
       const auto& list = after.array(s["after"]);
       for (std::size_t d = 0; d < list.size(); ++d)
         dependencies.push_back(static_cast<StepIndex>(after.at(d).integer(list[d], 0, static_cast<std::int64_t>(i) - 1)));
@@ -123,7 +84,7 @@ void writeScheduleJson(std::ostream& out, const Schedule& schedule, std::optiona
 }
 
 Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source) {
-  const Reader root(source, "$");
+  const JsonReader root(source);
   CollectiveSpec spec;
   const std::string collective = root.at("collective").string(root.member(json, "collective"));
   const auto kind = parseCollectiveKind(collective);
@@ -135,7 +96,7 @@ Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source)
                           ? static_cast<int>(root.at("element_bytes").integer(json["element_bytes"], 1, 1024))
                           : 4;
   const std::string description = json.contains("description") ? root.at("description").string(json["description"]) : source;
-  const Reader programsReader = root.at("programs");
+  const JsonReader programsReader = root.at("programs");
   const auto& programsJson = programsReader.array(root.member(json, "programs"));
   if (programsJson.size() != static_cast<std::size_t>(spec.ranks))
     programsReader.fail("has " + std::to_string(programsJson.size()) + " programs for " + std::to_string(spec.ranks) + " ranks");

@@ -17,6 +17,18 @@ inline Schedule allreduce(const std::string& name, int ranks, Elements elements,
   return makeSchedule(CollectiveKind::Allreduce, name, ranks, elements, options);
 }
 
+// Two ranks that each wait for the other's data before sending their own: a schedule that can never end.
+inline Schedule mutuallyWaitingSchedule() {
+  std::vector<Program> programs;
+  for (Rank rank = 0; rank < 2; ++rank) {
+    ProgramBuilder builder(rank, 4);
+    builder.receiveCopy(1 - rank, {0, 4});
+    builder.send(1 - rank, {0, 4});
+    programs.push_back(std::move(builder).finish());
+  }
+  return Schedule::fromPrograms({CollectiveKind::Allreduce, 2, 4, 4}, "deadlock", std::move(programs));
+}
+
 inline bool isPrime(Elements n) {
   if (n < 2) return false;
   for (Elements d = 2; d * d <= n; ++d)

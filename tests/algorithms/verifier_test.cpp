@@ -87,15 +87,7 @@ TEST(Verifier, FindsARaceWhenADependencyIsDropped) {
 
 TEST(Verifier, FindsACyclicWaitAndNamesItsSteps) {
   // Each rank receives before it sends, and its send needs what it receives: neither send is ever posted.
-  std::vector<Program> programs;
-  for (Rank rank = 0; rank < 2; ++rank) {
-    ProgramBuilder builder(rank, 4);
-    builder.receiveCopy(1 - rank, {0, 4});
-    builder.send(1 - rank, {0, 4});
-    programs.push_back(std::move(builder).finish());
-  }
-  const VerificationReport report =
-      verify(Schedule::fromPrograms({CollectiveKind::Allreduce, 2, 4, 4}, "deadlock", std::move(programs)));
+  const VerificationReport report = verify(mutuallyWaitingSchedule());
   EXPECT_EQ(report.problem, VerificationProblem::CyclicWait) << report.message;
   EXPECT_EQ(report.rank, 0);
   EXPECT_NE(report.message.find("rank 0 step 1"), std::string::npos) << report.message;

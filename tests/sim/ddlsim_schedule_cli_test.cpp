@@ -1,48 +1,13 @@
 // `ddlsim schedule` as a user meets it: exit codes, messages that name the field, files written whole.
 
-#include <sys/wait.h>
+#include "tests/sim/ddlsim_runner.hpp"
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include <gtest/gtest.h>
-
+namespace ddl::testing {
 namespace {
 
-namespace fs = std::filesystem;
-
-struct Result {
-  int exitCode;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class DdlsimSchedule : public ::testing::Test {
+class DdlsimSchedule : public DdlsimRun {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ddlsim_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  Result run(const std::string& arguments) {
-    const std::string command = std::string(DDLSIM_PATH) + " schedule " + arguments + " >" + (dir_ / "out").string() +
-                                " 2>" + (dir_ / "err").string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
-  }
-
-  fs::path dir_;
+  Result run(const std::string& arguments) { return ddlsim("schedule " + arguments); }
 };
 
 TEST_F(DdlsimSchedule, VerifiesAndCostsADdlSchedule) {
@@ -126,3 +91,4 @@ TEST_F(DdlsimSchedule, LeavesNoFileBehindWhenItCannotWriteOne) {
 }
 
 }  // namespace
+}  // namespace ddl::testing

@@ -1,0 +1,66 @@
+#include "algorithms/io/results_json.hpp"
+
+#include "algorithms/io/json_reader.hpp"
+
+namespace ddl {
+
+nlohmann::json resultsToJson(const ScalingResults& results) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const ScalingPoint& point : results.points) {
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const CollectiveMeasurement& c : point.collectives)
+      collectives.push_back({{"collective", c.collective},
+                             {"bytes", c.bytes},
+                             {"time_s", c.seconds},
+                             {"algbw_Bps", c.algbwBps},
+                             {"busbw_Bps", c.busbwBps}});
+    points.push_back({{"configuration", point.configuration},
+                      {"gpus", point.gpus},
+                      {"algorithm", point.algorithm},
+                      {"batch_per_gpu", point.batchPerGpu},
+                      {"iteration_s", point.iterationSeconds},
+                      {"compute_s", point.computeSeconds},
+                      {"images_per_s", point.imagesPerSecond()},
+                      {"efficiency", point.efficiency()},
+                      {"exposed_comm_s", point.exposedCommunicationSeconds()},
+                      {"collectives", std::move(collectives)}});
+  }
+  return {{"source", results.source}, {"scenario", results.scenario}, {"topology", results.topology},
+          {"model", results.model},   {"gpu", results.gpu},           {"points", std::move(points)}};
+}
+
+ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& source) {
+  const JsonReader root(source);
+  ScalingResults results;
+  results.source = root.stringAt(json, "source");
+  for (auto [field, key] : {std::pair{&results.scenario, "scenario"}, {&results.topology, "topology"},
+                            {&results.model, "model"}, {&results.gpu, "gpu"}})
+    if (root.has(json, key)) *field = root.stringAt(json, key);
+  const JsonReader pointsReader = root.at("points");
+  const auto& points = pointsReader.array(root.member(json, "points"));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const JsonReader p = pointsReader.at(i);
+    const auto& entry = points[i];
+    ScalingPoint point;
+    point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
+    point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
+    point.algorithm = p.stringAt(entry, "algorithm");
+    point.batchPerGpu = static_cast<int>(p.integerAt(entry, "batch_per_gpu", 0, 1 << 24));
+    point.iterationSeconds = p.numberAt(entry, "iteration_s", 0, 1e9);
+    point.computeSeconds = p.numberAt(entry, "compute_s", 0, 1e9);
+    if (p.has(entry, "collectives")) {
+      const JsonReader cs = p.at("collectives");
+      const auto& list = cs.array(entry["collectives"]);
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const JsonReader c = cs.at(k);
+        point.collectives.push_back({c.stringAt(list[k], "collective"), c.numberAt(list[k], "bytes", 0, 1e18),
+                                     c.numberAt(list[k], "time_s", 0, 1e9), c.numberAt(list[k], "algbw_Bps", 0, 1e18),
+                                     c.numberAt(list[k], "busbw_Bps", 0, 1e18)});
+      }
+    }
+    results.points.push_back(std::move(point));
+  }
+  return results;
+}
+
+}  // namespace ddl

@@ -1,0 +1,35 @@
+#pragma once
+// One GPU's share of a training iteration, in the terms the iteration plan needs: how long each phase
+// computes, and which gradient tensors each step of the backward pass releases. Filled from a model file
+// (models/) for a GPU type and batch size; backend-free.
+
+#include <string>
+#include <vector>
+
+#include "algorithms/schedule/range.hpp"
+
+namespace ddl {
+
+struct GradientTensor {
+  std::string name;
+  Elements elements = 0;
+  // Time to compute this tensor's gradient once the previous one (in backprop order) is done.
+  double backwardSeconds = 0;
+};
+
+struct TrainingWorkload {
+  std::string model;
+  std::string gpu;
+  int batchPerGpu = 0;
+  int elementBytes = 4;  // fp32 gradients
+  double forwardSeconds = 0;
+  std::vector<GradientTensor> gradients;  // backprop order: the first is ready first
+  double optimizerSeconds = 0;
+
+  double backwardSeconds() const;
+  // Forward, backward and optimizer on one GPU: an iteration with no communication at all.
+  double computeSeconds() const { return forwardSeconds + backwardSeconds() + optimizerSeconds; }
+  Elements gradientElements() const;
+};
+
+}  // namespace ddl

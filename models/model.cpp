@@ -1,0 +1,75 @@
+#include "models/model.hpp"
+
+#include "algorithms/io/json_reader.hpp"
+
+namespace ddl {
+
+Model Model::load(const std::string& path) {
+  const nlohmann::json json = readJsonFile(path);
+  const JsonReader root(path);
+  Model model;
+  model.path_ = path;
+  model.name_ = root.stringAt(json, "name");
+  const JsonReader gradients = root.at("gradients");
+  const auto& list = gradients.array(root.member(json, "gradients"));
+  if (list.empty()) gradients.fail("a model needs at least one gradient tensor");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonReader tensor = gradients.at(i);
+    model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40),
+                              tensor.numberAt(list[i], "backward_flops_per_image", 0, 1e18)});
+  }
+  const JsonReader gpus = root.at("gpus");
+  for (const auto& [gpu, entry] : gpus.object(root.member(json, "gpus")).items()) {
+    const JsonReader gpuReader = gpus.at(gpu);
+    const JsonReader memory = gpuReader.at("memory");
+    model.memory_.push_back({gpu, memory.numberAt(gpuReader.member(entry, "memory"), "bandwidth_Bps", 1e6, 1e15)});
+    const JsonReader profiles = gpuReader.at("profiles");
+    for (const auto& [key, profile] : profiles.object(gpuReader.member(entry, "profiles")).items()) {
+      const JsonReader p = profiles.at(key);
+      model.profiles_.push_back({gpu, key, static_cast<int>(p.integerAt(profile, "batch", 1, 1 << 20)),
+                                 p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
+    }
+  }
+  return model;
+}
+
+long long Model::parameters() const {
+  long long total = 0;
+  for (const Tensor& tensor : tensors_) total += tensor.elements;
+  return total;
+}
+
+double Model::optimizerSeconds(const std::string& gpu) const {
+  for (const Memory& memory : memory_)
+    if (memory.gpu == gpu) return 5.0 * 4 * static_cast<double>(parameters()) / memory.bandwidthBps;
+  throw InvalidArgument(path_ + ": $.gpus", "no entry for GPU '" + gpu + "'");
+}
+
+TrainingWorkload Model::workload(const std::string& gpu, int batch) const {
+  const ModelProfile* chosen = nullptr;
+  std::string available;
+  for (const ModelProfile& profile : profiles_) {
+    if (profile.gpu == gpu && profile.batch == batch && profile.key.rfind("fp32-", 0) == 0) chosen = &profile;
+    available += (available.empty() ? "" : ", ") + profile.gpu + " batch " + std::to_string(profile.batch);
+  }
+  if (!chosen)
+    throw InvalidArgument(path_ + ": $.gpus", "no fp32 profile for " + gpu + " at batch " + std::to_string(batch) +
+                                                  "; there are: " + available);
+  TrainingWorkload workload;
+  workload.model = name_;
+  workload.gpu = gpu;
+  workload.batchPerGpu = batch;
+  workload.optimizerSeconds = optimizerSeconds(gpu);
+  const double computeSeconds = chosen->iterationSeconds - workload.optimizerSeconds;
+  if (computeSeconds <= 0)
+    throw InvalidArgument(path_ + ": $.gpus." + gpu, "the optimizer step alone takes longer than the iteration");
+  workload.forwardSeconds = computeSeconds / 3;
+  double backwardFlops = 0;
+  for (const Tensor& tensor : tensors_) backwardFlops += tensor.backwardFlopsPerImage;
+  for (const Tensor& tensor : tensors_)
+    workload.gradients.push_back(
+        {tensor.name, tensor.elements, computeSeconds * 2 / 3 * tensor.backwardFlopsPerImage / backwardFlops});
+  return workload;
+}
+
+}  // namespace ddl

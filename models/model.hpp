@@ -1,0 +1,58 @@
+#pragma once
+// A model file (models/*.json): the gradient tensors in backprop order with their FLOPs, and measured
+// single-GPU iteration times per GPU type and batch size. It yields the TrainingWorkload of one GPU.
+
+#include <string>
+#include <vector>
+
+#include "algorithms/training/workload.hpp"
+
+namespace ddl {
+
+struct ModelProfile {
+  std::string gpu;
+  std::string key;  // "fp32-32"
+  int batch = 0;
+  double iterationSeconds = 0;  // forward + backward + optimizer on one GPU, measured or derived
+  std::string source;
+};
+
+class Model {
+ public:
+  // Throws InvalidArgument naming the file and JSON path of anything malformed.
+  static Model load(const std::string& path);
+
+  const std::string& name() const { return name_; }
+  const std::string& path() const { return path_; }
+  long long parameters() const;
+  const std::vector<ModelProfile>& profiles() const { return profiles_; }
+
+  // One GPU's iteration at `batch` images on `gpu`, from the matching profile (InvalidArgument listing the
+  // profiles there are otherwise). The measured time less the optimizer step is split one third forward,
+  // two thirds backward (backward computes gradients of inputs and of weights, each about a forward's
+  // FLOPs), and the backward third among the tensors in proportion to their backward FLOPs.
+  TrainingWorkload workload(const std::string& gpu, int batch) const;
+
+  // The SGD-with-momentum step reads weights, gradients and momentum and writes weights and momentum:
+  // 5 x 4 bytes per parameter through the GPU's memory (an assumption: memory-bound, fp32).
+  double optimizerSeconds(const std::string& gpu) const;
+
+ private:
+  struct Tensor {
+    std::string name;
+    Elements elements;
+    double backwardFlopsPerImage;
+  };
+  struct Memory {
+    std::string gpu;
+    double bandwidthBps;
+  };
+
+  std::string name_;
+  std::string path_;
+  std::vector<Tensor> tensors_;
+  std::vector<ModelProfile> profiles_;
+  std::vector<Memory> memory_;
+};
+
+}  // namespace ddl

@@ -1,0 +1,197 @@
+#include "scenarios/scenario.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/json_reader.hpp"
+
+#ifndef DDLSCALE_SOURCE_DIR
+#error "DDLSCALE_SOURCE_DIR must name the source tree, where topologies/ and models/ live"
+#endif
+
+namespace ddl {
+namespace {
+
+ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
+  reader.allowOnly(json, {"name", "dims", "ranks_per_node", "inner", "chunk_bytes"});
+  ScenarioAlgorithm algorithm;
+  algorithm.path = reader.path();
+  algorithm.name = reader.stringAt(json, "name");
+  findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
+  if (reader.has(json, "dims")) {
+    const JsonReader dims = reader.at("dims");
+    const auto& value = json["dims"];
+    if (value.is_string() && value == "topology") {
+      algorithm.dimsFromTopology = true;
+    } else {
+      for (const auto& [gpus, grid] : dims.object(value).items()) {
+        const JsonReader entry = dims.at(gpus);
+        int count = 0;
+        try {
+          count = std::stoi(gpus);
+        } catch (const std::exception&) {
+          entry.fail("keys are GPU counts");
+        }
+        try {
+          algorithm.dimsByGpus.push_back({count, parseDims(entry.string(grid))});
+        } catch (const InvalidArgument& error) {
+          entry.fail(error.what());
+        }
+      }
+    }
+  }
+  if (reader.has(json, "ranks_per_node")) {
+    const auto& value = json["ranks_per_node"];
+    if (value.is_string() && value == "node") {
+      algorithm.ranksPerNodeFromTopology = true;
+    } else {
+      algorithm.ranksPerNode = static_cast<int>(reader.at("ranks_per_node").integer(value, 1, 1 << 20));
+    }
+  }
+  if (reader.has(json, "inner")) algorithm.inner = reader.stringAt(json, "inner");
+  if (reader.has(json, "chunk_bytes")) algorithm.chunkBytes = reader.integerAt(json, "chunk_bytes", 1, 1LL << 40);
+  return algorithm;
+}
+
+}  // namespace
+
+std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo) {
+  namespace fs = std::filesystem;
+  const bool isPath = nameOrPath.find('/') != std::string::npos ||
+                      (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json");
+  if (isPath) {
+    const fs::path path(nameOrPath);
+    return path.is_absolute() ? path.string() : (fs::path(relativeTo).parent_path() / path).string();
+  }
+  const char* dataDir = std::getenv("DDLSCALE_DATA_DIR");
+  return (fs::path(dataDir ? dataDir : DDLSCALE_SOURCE_DIR) / kind / (nameOrPath + ".json")).string();
+}
+
+std::vector<int> topologyGrid(const Topology& topology, int gpus) {
+  const int perNode = topology.node.gpus;
+  const int perLeaf = topology.network.nodesPerLeaf;
+  std::vector<int> grid;
+  if (gpus <= perNode) {
+    grid = {gpus};
+  } else if (gpus % perNode != 0) {
+    return {};
+  } else {
+    const int nodes = gpus / perNode;
+    if (nodes <= perLeaf) {
+      grid = {perNode, nodes};
+    } else if (nodes % perLeaf != 0) {
+      return {};
+    } else {
+      grid = {perNode, perLeaf, nodes / perLeaf};
+    }
+  }
+  std::erase(grid, 1);
+  if (grid.empty()) grid = {1};
+  return grid;
+}
+
+IterationPlan Scenario::iterationPlan() const {
+  return IterationPlan(model.workload(gpu, batchPerGpu), bucketBytes, overlapBackward);
+}
+
+AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+  AlgorithmOptions options;
+  const JsonReader reader(path, algorithm.path);
+  if (algorithm.dimsFromTopology) {
+    std::vector<int> grid = topologyGrid(topology, gpus);
+    if (grid.empty())
+      reader.at("dims").fail(std::to_string(gpus) + " GPUs do not fill whole nodes and leaves of " + topology.name);
+    if (algorithm.name == "torus-2d") {
+      // Row: the GPUs of a node (or all, if fewer); column: the rest.
+      const int width = grid.front();
+      grid = {width, gpus / width};
+    }
+    options.dims = grid;
+  } else if (!algorithm.dimsByGpus.empty()) {
+    for (const auto& [count, grid] : algorithm.dimsByGpus)
+      if (count == gpus) options.dims = grid;
+    if (!options.dims) reader.at("dims").fail("no grid given for " + std::to_string(gpus) + " GPUs");
+  }
+  if (algorithm.ranksPerNodeFromTopology) options.ranksPerNode = std::min(gpus, topology.node.gpus);
+  if (algorithm.ranksPerNode) options.ranksPerNode = algorithm.ranksPerNode;
+  options.inner = algorithm.inner;
+  options.chunkBytes = algorithm.chunkBytes;
+  try {
+    makeSchedule(findAlgorithm(CollectiveKind::Allreduce, algorithm.name),
+                 {CollectiveKind::Allreduce, gpus, 0, 4}, options);
+  } catch (const InvalidArgument& error) {
+    reader.fail("at " + std::to_string(gpus) + " GPUs: " + error.what());
+  }
+  return options;
+}
+
+Scenario loadScenario(const std::string& path) {
+  const nlohmann::json json = readJsonFile(path);
+  const JsonReader root(path);
+  root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
+                        "overlap_backward", "gpus", "placement", "algorithms"});
+  Scenario scenario;
+  scenario.path = path;
+  scenario.name = root.stringAt(json, "name");
+
+  TopologyOverrides overrides;
+  if (root.has(json, "topology_overrides")) {
+    const JsonReader reader = root.at("topology_overrides");
+    const auto& value = json["topology_overrides"];
+    reader.allowOnly(value, {"nics_per_node", "nodes_per_leaf", "oversubscription"});
+    if (reader.has(value, "nics_per_node")) overrides.nicsPerNode = static_cast<int>(reader.integerAt(value, "nics_per_node", 1, 64));
+    if (reader.has(value, "nodes_per_leaf")) overrides.nodesPerLeaf = static_cast<int>(reader.integerAt(value, "nodes_per_leaf", 1, 1 << 20));
+    if (reader.has(value, "oversubscription")) overrides.oversubscription = reader.numberAt(value, "oversubscription", 1, 1000);
+  }
+  scenario.topology = loadTopology(findDataFile("topologies", root.stringAt(json, "topology"), path), overrides);
+  scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), path));
+  scenario.gpu = root.stringAt(json, "gpu");
+  scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
+  try {
+    scenario.model.workload(scenario.gpu, scenario.batchPerGpu);
+  } catch (const InvalidArgument& error) {
+    root.at("batch_per_gpu").fail(error.what());
+  }
+  scenario.bucketBytes = root.has(json, "bucket_bytes") ? root.integerAt(json, "bucket_bytes", 1, 1LL << 40) : kDefaultBucketBytes;
+
+  if (root.has(json, "overlap_backward")) {
+    const auto& overlap = json["overlap_backward"];
+    if (!overlap.is_boolean()) root.at("overlap_backward").fail("expected true or false");
+    scenario.overlapBackward = overlap.get<bool>();
+  }
+
+  const JsonReader gpus = root.at("gpus");
+  const auto& counts = gpus.array(root.member(json, "gpus"));
+  if (counts.empty()) gpus.fail("give at least one GPU count");
+  for (std::size_t i = 0; i < counts.size(); ++i) scenario.gpuCounts.push_back(static_cast<int>(gpus.at(i).integer(counts[i], 1, 1 << 20)));
+
+  if (root.has(json, "placement")) {
+    const std::string placement = root.stringAt(json, "placement");
+    if (placement == "packed") {
+      scenario.placement = Placement::Packed;
+    } else if (placement == "round-robin") {
+      scenario.placement = Placement::RoundRobin;
+    } else {
+      root.at("placement").fail("'" + placement + "' is not packed or round-robin");
+    }
+  }
+
+  const JsonReader algorithms = root.at("algorithms");
+  const auto& list = algorithms.array(root.member(json, "algorithms"));
+  if (list.empty()) algorithms.fail("give at least one algorithm");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonReader reader = algorithms.at(i);
+    try {
+      scenario.algorithms.push_back(readAlgorithm(reader, list[i]));
+    } catch (const InvalidArgument& error) {
+      if (error.field().rfind(path, 0) == 0) throw;
+      reader.at("name").fail(error.what());
+    }
+  }
+  for (const ScenarioAlgorithm& algorithm : scenario.algorithms)
+    for (int count : scenario.gpuCounts) scenario.optionsFor(algorithm, count);
+  return scenario;
+}
+
+}  // namespace ddl

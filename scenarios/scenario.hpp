@@ -1,0 +1,65 @@
+#pragma once
+// A scenario file (scenarios/*.json): which cluster, which model on which GPU at what batch, which
+// allreduce algorithms, which bucket size, and which GPU counts to sweep. Everything is checked when the
+// file is loaded, so a sweep never stops half-way on bad input. See README.md for the format.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/training/iteration_plan.hpp"
+#include "models/model.hpp"
+#include "topologies/cluster.hpp"
+
+namespace ddl {
+
+// One algorithm of a scenario, with shapes that may follow the GPU count.
+struct ScenarioAlgorithm {
+  std::string name;
+  // ddl and torus-2d: "topology" derives the grid from the cluster (GPUs per node x nodes per leaf x
+  // leaves); otherwise explicit grids by GPU count.
+  bool dimsFromTopology = false;
+  std::vector<std::pair<int, std::vector<int>>> dimsByGpus;
+  // hierarchical: "node" uses the GPUs of one node.
+  bool ranksPerNodeFromTopology = false;
+  std::optional<int> ranksPerNode;
+  std::optional<std::string> inner;
+  std::optional<std::int64_t> chunkBytes;
+  std::string path;  // where it sits in the file, for messages
+};
+
+struct Scenario {
+  std::string name;
+  std::string path;
+  Topology topology;
+  Model model;
+  std::string gpu;
+  int batchPerGpu = 0;
+  std::int64_t bucketBytes = 0;
+  bool overlapBackward = true;
+  std::vector<int> gpuCounts;
+  Placement placement = Placement::Packed;
+  std::vector<ScenarioAlgorithm> algorithms;
+
+  // The plan every GPU of every point follows.
+  IterationPlan iterationPlan() const;
+  // The options of `algorithm` at `gpus` GPUs, already validated.
+  AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
+};
+
+// Throws InvalidArgument naming the file and JSON path of anything wrong, including an algorithm shape
+// that does not fit one of the GPU counts.
+Scenario loadScenario(const std::string& path);
+
+// The file for `nameOrPath` of `kind` ("topologies" or "models"): a path (relative to `relativeTo`'s
+// folder) if it contains '/' or ends in .json, else <data>/<kind>/<name>.json, where <data> is
+// $DDLSCALE_DATA_DIR or this source tree.
+std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo);
+
+// The grid the cluster suggests for `gpus` GPUs: GPUs per node, nodes per leaf, leaves, without sizes
+// of 1; empty if the GPUs do not fill whole nodes and leaves that way.
+std::vector<int> topologyGrid(const Topology& topology, int gpus);
+
+}  // namespace ddl

@@ -1,0 +1,55 @@
+#pragma once
+// What became of each rank's actors, so that a simulation that stops early says which ranks and why
+// instead of hanging or aborting: exceptions are caught inside the actors and kept here.
+
+#include <string>
+#include <vector>
+
+#include "algorithms/schedule/range.hpp"
+#include "sim/simulation_error.hpp"
+
+namespace ddl {
+
+class ActorOutcomes {
+ public:
+  explicit ActorOutcomes(int ranks) : finished_(static_cast<std::size_t>(ranks), false) {}
+
+  // Runs `body` for `rank`, recording its end or its failure; never lets an exception into SimGrid.
+  template <class Body>
+  void run(Rank rank, Body&& body) {
+    try {
+      body();
+      finished_[static_cast<std::size_t>(rank)] = true;
+    } catch (const std::exception& error) {
+      if (failure_.empty()) failure_ = "rank " + std::to_string(rank) + ": " + error.what();
+    }
+  }
+
+  // Runs one of a rank's other actors: records a failure, but only run() marks the rank finished.
+  template <class Body>
+  void guard(Rank rank, Body&& body) {
+    try {
+      body();
+    } catch (const std::exception& error) {
+      if (failure_.empty()) failure_ = "rank " + std::to_string(rank) + ": " + error.what();
+    }
+  }
+
+  // Throws SimulationError unless every rank finished and SimGrid saw no deadlock.
+  void check(bool ranToTheEnd) const {
+    if (!failure_.empty()) throw SimulationError("simulation failed: " + failure_);
+    std::string waiting;
+    int count = 0;
+    for (std::size_t rank = 0; rank < finished_.size(); ++rank)
+      if (!finished_[rank] && count++ < 8) waiting += (waiting.empty() ? "" : ", ") + std::to_string(rank);
+    if (!ranToTheEnd || count > 0)
+      throw SimulationError("simulation stopped with " + std::to_string(count) + " ranks waiting forever (ranks " +
+                            waiting + (count > 8 ? ", ..." : "") + "): the schedule deadlocks on this platform");
+  }
+
+ private:
+  std::vector<bool> finished_;
+  std::string failure_;
+};
+
+}  // namespace ddl

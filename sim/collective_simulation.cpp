@@ -1,0 +1,37 @@
+#include "sim/collective_simulation.hpp"
+
+#include <algorithm>
+
+#include "sim/actor_outcomes.hpp"
+#include "sim/program_on_simgrid.hpp"
+
+namespace ddl {
+namespace sg4 = simgrid::s4u;
+
+double busBandwidthFactor(CollectiveKind kind, int ranks) {
+  const double share = ranks > 1 ? static_cast<double>(ranks - 1) / ranks : 0;
+  return kind == CollectiveKind::Allreduce ? 2 * share : share;
+}
+
+CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDescription& platform) {
+  SimulatedPlatform simulated(platform);
+  const std::vector<Program> programs = schedule.allPrograms();
+  for (const Program& program : programs) connectProgramPeers(program, simulated);
+
+  const double start = SimulatedPlatform::now();
+  std::vector<double> end(programs.size(), start);
+  ActorOutcomes outcomes(schedule.ranks());
+  const int elementBytes = schedule.spec().elementBytes;
+  for (const Program& program : programs) {
+    sg4::Actor::create("rank" + std::to_string(program.rank()), simulated.host(program.rank()), [&, rank = program.rank()] {
+      outcomes.run(rank, [&] {
+        runProgramOnSimGrid(programs[static_cast<std::size_t>(rank)], simulated, elementBytes);
+        end[static_cast<std::size_t>(rank)] = SimulatedPlatform::now();
+      });
+    });
+  }
+  outcomes.check(simulated.run());
+  return {*std::max_element(end.begin(), end.end()) - start, schedule.spec().bytes()};
+}
+
+}  // namespace ddl

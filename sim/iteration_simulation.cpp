@@ -1,0 +1,94 @@
+#include "sim/iteration_simulation.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "algorithms/collectives/registry.hpp"
+#include "sim/actor_outcomes.hpp"
+#include "sim/collective_simulation.hpp"
+#include "sim/program_on_simgrid.hpp"
+
+namespace ddl {
+namespace sg4 = simgrid::s4u;
+
+IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, const PlatformDescription& platform) {
+  const int gpus = platform.hosts();
+  const TrainingWorkload& workload = plan.workload();
+  const std::vector<GradientBucket>& buckets = plan.buckets();
+  std::vector<Schedule> schedules;
+  for (const GradientBucket& bucket : buckets)
+    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, workload.elementBytes},
+                                     options));
+
+  SimulatedPlatform simulated(platform);
+  // Every bucket's schedule talks between the same pairs; connect them from the largest one, a rank at a time.
+  const auto largest = std::max_element(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) {
+    return a.elements.count < b.elements.count;
+  });
+  for (Rank rank = 0; rank < gpus; ++rank)
+    connectProgramPeers(schedules[static_cast<std::size_t>(largest - buckets.begin())].program(rank), simulated);
+
+  // Compute durations between bucket boundaries: forward, then the backward tensors of each bucket.
+  std::vector<double> backwardPerBucket(buckets.size(), 0);
+  for (std::size_t b = 0, tensor = 0; b < buckets.size(); ++b)
+    for (; tensor <= static_cast<std::size_t>(buckets[b].lastTensor); ++tensor)
+      backwardPerBucket[b] += workload.gradients[tensor].backwardSeconds;
+
+  const double start = SimulatedPlatform::now();
+  std::vector<double> end(static_cast<std::size_t>(gpus), start);
+  std::vector<double> bucketStart(buckets.size(), std::numeric_limits<double>::infinity());
+  std::vector<double> bucketEnd(buckets.size(), start);
+  ActorOutcomes outcomes(gpus);
+  std::vector<sg4::SemaphorePtr> bucketFull, communicationDone;
+  auto compute = [](double seconds) {
+    if (seconds > 0) sg4::this_actor::execute(seconds * SimulatedPlatform::kHostSpeed);
+  };
+  for (Rank rank = 0; rank < gpus; ++rank) {
+    bucketFull.push_back(sg4::Semaphore::create(0));
+    communicationDone.push_back(sg4::Semaphore::create(0));
+    sg4::Host* host = simulated.host(rank);
+    const auto r = static_cast<std::size_t>(rank);
+    sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
+      outcomes.run(rank, [&] {
+        compute(workload.forwardSeconds);
+        for (double seconds : backwardPerBucket) {
+          compute(seconds);
+          if (plan.overlapsBackward()) bucketFull[r]->release();
+        }
+        if (!plan.overlapsBackward())
+          for (std::size_t b = 0; b < buckets.size(); ++b) bucketFull[r]->release();
+        communicationDone[r]->acquire();
+        compute(workload.optimizerSeconds);
+        end[r] = SimulatedPlatform::now();
+      });
+    });
+    sg4::Actor::create("communication" + std::to_string(rank), host, [&, rank, r] {
+      // A failure here leaves the compute actor waiting; outcomes.check reports both.
+      outcomes.guard(rank, [&] {
+        for (std::size_t b = 0; b < buckets.size(); ++b) {
+          bucketFull[r]->acquire();
+          bucketStart[b] = std::min(bucketStart[b], SimulatedPlatform::now());
+          runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
+          bucketEnd[b] = std::max(bucketEnd[b], SimulatedPlatform::now());
+        }
+        communicationDone[r]->release();
+      });
+    });
+  }
+  outcomes.check(simulated.run());
+
+  IterationSimulation result;
+  result.iterationSeconds = *std::max_element(end.begin(), end.end()) - start;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    CollectiveMeasurement measured;
+    measured.bytes = static_cast<double>(buckets[b].elements.count) * workload.elementBytes;
+    measured.seconds = bucketEnd[b] - bucketStart[b];
+    measured.algbwBps = measured.seconds > 0 ? measured.bytes / measured.seconds : 0;
+    measured.busbwBps = measured.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, gpus);
+    result.allreduces.push_back(measured);
+  }
+  return result;
+}
+
+}  // namespace ddl

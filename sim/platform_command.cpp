@@ -1,0 +1,72 @@
+#include "sim/platform_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "sim/human_units.hpp"
+#include "sim/output_file.hpp"
+#include "sim/platform_xml.hpp"
+#include "sim/simulated_platform.hpp"
+#include "sim/topology_flags.hpp"
+
+namespace ddl {
+namespace {
+
+struct Arguments {
+  TopologyFlags topology;
+  int nodes = 2;
+  bool xml = false;
+  std::string out;
+};
+
+// One route from rank 0: its hops, its latency (the sum) and its bandwidth (the narrowest link).
+void describeRoute(std::ostream& out, const Cluster& cluster, Rank to) {
+  double latency = 0;
+  double bandwidth = 1e300;
+  std::string links;
+  for (const RouteHop& hop : cluster.route(0, to)) {
+    const PlatformLink link = cluster.link(hop.link);
+    latency += link.latencySeconds;
+    bandwidth = std::min(bandwidth, link.bandwidthBps);
+    links += (links.empty() ? "" : " ") + link.name;
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-10s -> %-10s %10s %12s   ", cluster.hostName(0).c_str(), cluster.hostName(to).c_str(),
+                formatSeconds(latency).c_str(), formatRate(bandwidth).c_str());
+  out << line << links << "\n";
+}
+
+int run(const Arguments& args) {
+  if (args.nodes < 1) throw InvalidArgument("--nodes", "must be at least 1");
+  const Topology topology = args.topology.load();
+  const Cluster cluster(topology, args.nodes * topology.node.gpus, args.topology.placement());
+  writeOutput(args.out, [&](std::ostream& out) {
+    if (args.xml) {
+      writeSimGridXml(out, cluster, SimulatedPlatform::kHostSpeed, 1024);
+      return;
+    }
+    out << topology.name << ": " << cluster.nodes() << " nodes of " << topology.node.gpus << " " << topology.node.gpuModel
+        << ", " << topology.nicsUsed << " NIC(s) of " << formatRate(topology.network.nicBandwidthBps) << " per node, "
+        << topology.network.nodesPerLeaf << " nodes per leaf, oversubscription " << topology.network.oversubscription
+        << "\n\nroutes from rank 0 (latency is the sum over the route, bandwidth its narrowest link):\n";
+    for (Rank to = 1; to < cluster.hosts(); ++to)
+      if (cluster.locate(to).node == 0 || cluster.locate(to).gpu == cluster.locate(0).gpu) describeRoute(out, cluster, to);
+  });
+  return 0;
+}
+
+}  // namespace
+
+void addPlatformCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<Arguments>();
+  CLI::App* command = app.add_subcommand("platform", "Describe a topology's routes, or export it as a SimGrid platform file.");
+  command->add_option("topology", args->topology.topology(), "Topology: a name under topologies/ or a file")->required();
+  args->topology.addTo(command);
+  command->add_option("--nodes", args->nodes, "Number of nodes")->capture_default_str();
+  command->add_flag("--xml", args->xml, "Write a SimGrid platform file (one Full zone, a route per GPU pair)");
+  command->add_option("--out", args->out, "Write to this file instead of standard output");
+  command->callback([args, &exitCode] { exitCode = run(*args); });
+}
+
+}  // namespace ddl

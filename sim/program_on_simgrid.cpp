@@ -1,0 +1,67 @@
+#include "sim/program_on_simgrid.hpp"
+
+#include "algorithms/execution/program_execution.hpp"
+
+namespace ddl {
+namespace sg4 = simgrid::s4u;
+
+void connectProgramPeers(const Program& program, SimulatedPlatform& platform) {
+  for (int stream = 0; stream < program.streamCount(); ++stream) {
+    const StreamKey& key = program.streamKey(stream);
+    if (key.sending) {
+      platform.connect(program.rank(), key.peer);
+    } else {
+      platform.connect(key.peer, program.rank());
+    }
+  }
+}
+
+void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, int elementBytes) {
+  std::vector<sg4::Mailbox*> mailboxes;
+  for (int stream = 0; stream < program.streamCount(); ++stream) {
+    const StreamKey& key = program.streamKey(stream);
+    mailboxes.push_back(key.sending ? platform.mailbox(program.rank(), key.peer, key.channel)
+                                    : platform.mailbox(key.peer, program.rank(), key.channel));
+  }
+  sg4::Host* gpu = platform.host(program.rank());
+  const double gamma = platform.reduceSecondsPerByte(program.rank());
+  static char payload = 0;  // messages carry their size, not their data
+  void* received = nullptr;
+
+  ProgramExecution execution(program);
+  std::vector<ProgramExecution::Action> actions;
+  std::vector<sg4::ActivityPtr> inFlight;
+  std::vector<ProgramExecution::Action> inFlightActions;
+  auto perform = [&] {
+    for (const ProgramExecution::Action& action : actions) {
+      const Step& step = program.step(action.step);
+      const double bytes = static_cast<double>(step.range.count) * elementBytes;
+      sg4::Mailbox* mailbox = mailboxes[static_cast<std::size_t>(step.stream)];
+      if (action.kind == ProgramExecution::ActionKind::Reduce) {
+        inFlight.push_back(gpu->exec_async(bytes * gamma * SimulatedPlatform::kHostSpeed));
+      } else if (step.sends()) {
+        inFlight.push_back(mailbox->put_async(&payload, bytes));
+      } else {
+        inFlight.push_back(mailbox->get_async(&received));
+      }
+      inFlightActions.push_back(action);
+    }
+    actions.clear();
+  };
+  execution.start(actions);
+  perform();
+  while (!execution.finished()) {
+    const auto done = static_cast<std::size_t>(sg4::Activity::wait_any(inFlight));
+    const ProgramExecution::Action action = inFlightActions[done];
+    inFlight.erase(inFlight.begin() + static_cast<std::ptrdiff_t>(done));
+    inFlightActions.erase(inFlightActions.begin() + static_cast<std::ptrdiff_t>(done));
+    if (action.kind == ProgramExecution::ActionKind::Reduce) {
+      execution.reduced(action.step, actions);
+    } else {
+      execution.transferred(action.step, actions);
+    }
+    perform();
+  }
+}
+
+}  // namespace ddl

@@ -1,0 +1,89 @@
+#include "sim/scenario_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/io/results_json.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "sim/human_units.hpp"
+#include "sim/output_file.hpp"
+#include "sim/scenario_sweep.hpp"
+
+namespace ddl {
+namespace {
+
+struct Arguments {
+  std::string scenario;
+  bool json = false;
+  bool csv = false;
+  std::string out;
+};
+
+void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResults& results) {
+  const IterationPlan plan = scenario.iterationPlan();
+  out << "scenario  " << scenario.name << ": " << scenario.model.name() << " on " << scenario.gpu << ", batch "
+      << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets of "
+      << formatBytes(static_cast<double>(scenario.bucketBytes))
+      << (scenario.overlapBackward ? ", overlapping backward" : ", after backward") << "\n";
+  out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s\n", "gpus", "algorithm", "iteration", "images/s",
+                "efficiency", "exposed comm");
+  out << line;
+  for (const ScalingPoint& point : results.points) {
+    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s\n", point.gpus, point.algorithm.c_str(),
+                  formatSeconds(point.iterationSeconds).c_str(), point.imagesPerSecond(), 100 * point.efficiency(),
+                  formatSeconds(point.exposedCommunicationSeconds()).c_str());
+    out << line;
+  }
+}
+
+void writeCsv(std::ostream& out, const ScalingResults& results) {
+  out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s\n" << std::setprecision(9);
+  for (const ScalingPoint& point : results.points)
+    out << point.gpus << ",\"" << point.algorithm << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
+        << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << "\n";
+}
+
+int run(const Arguments& args) {
+  if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
+  const Scenario scenario = loadScenario(args.scenario);
+  const auto start = std::chrono::steady_clock::now();
+  const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > 1)
+      std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.algorithm.c_str(),
+                   point.gpus, elapsed);
+  });
+  writeOutput(args.out, [&](std::ostream& out) {
+    if (args.json) {
+      out << resultsToJson(results).dump(1) << "\n";
+    } else if (args.csv) {
+      writeCsv(out, results);
+    } else {
+      writeTable(out, scenario, results);
+    }
+  });
+  return 0;
+}
+
+}  // namespace
+
+void addScenarioCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<Arguments>();
+  app.add_option("scenario", args->scenario, "Scenario file to simulate (scenarios/*.json)");
+  app.add_flag("--json", args->json, "Write the results as JSON ({\"points\": [...]})");
+  app.add_flag("--csv", args->csv, "Write the results as CSV");
+  app.add_option("--out", args->out, "Write to this file instead of standard output");
+  app.callback([&app, args, &exitCode] {
+    if (!app.get_subcommands().empty()) return;
+    if (args->scenario.empty()) throw InvalidArgument("scenario", "give a scenario file or a subcommand (see --help)");
+    exitCode = run(*args);
+  });
+}
+
+}  // namespace ddl

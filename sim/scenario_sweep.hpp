@@ -1,0 +1,17 @@
+#pragma once
+// Every point of a scenario (GPU count x algorithm) simulated on SimGrid.
+
+#include <functional>
+
+#include "algorithms/training/scaling_point.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace ddl {
+
+// Called after each point with its index (from 0), the number of points, and the point.
+using SweepProgress = std::function<void(std::size_t, std::size_t, const ScalingPoint&)>;
+
+// Throws SimulationError if a point cannot be simulated to its end.
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {});
+
+}  // namespace ddl

@@ -1,0 +1,101 @@
+#include "sim/simulated_platform.hpp"
+
+#include <cmath>
+
+#include <xbt/log.h>
+
+namespace ddl {
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+// Enough cores that compute and every concurrent reduction of a GPU run side by side without sharing one:
+// the GPU's reductions cost γ per byte each, as in the α-β-γ model.
+constexpr int kCoresPerGpu = 1024;
+// SimGrid cannot represent an infinite bandwidth; a link of no cost per byte gets this instead.
+constexpr double kUnlimitedBandwidth = 1e30;
+
+// Set by SimGrid when the actors still running all wait for each other; cleared before each run.
+bool deadlockDetected = false;
+
+void configureSimGridOnce() {
+  static bool configured = false;
+  if (configured) return;
+  configured = true;
+  sg4::Engine::on_deadlock_cb([] { deadlockDetected = true; });
+  // ddlsim reports what goes wrong itself, in its own words.
+  xbt_log_control_set("root.thresh:critical");
+  xbt_log_control_set("root.app:file:/dev/null");
+  sg4::Engine::set_config("network/model:CM02");
+  sg4::Engine::set_config("network/crosstraffic:0");
+  sg4::Engine::set_config("network/TCP-gamma:0");
+}
+
+}  // namespace
+
+std::unique_ptr<sg4::Engine> SimulatedPlatform::createEngine() {
+  static int argc = 1;
+  static char name[] = "ddlsim";
+  static char* argv[] = {name, nullptr};
+  auto engine = std::make_unique<sg4::Engine>(&argc, argv);
+  configureSimGridOnce();
+  return engine;
+}
+
+SimulatedPlatform::SimulatedPlatform(const PlatformDescription& description)
+    : description_(description), engine_(createEngine()) {
+  zone_ = sg4::create_full_zone("cluster");
+  hosts_.reserve(static_cast<std::size_t>(description.hosts()));
+  for (Rank rank = 0; rank < description.hosts(); ++rank) {
+    sg4::Host* host = zone_->create_host(description.hostName(rank), kHostSpeed);
+    host->set_core_count(kCoresPerGpu);
+    hosts_.push_back(host);
+  }
+}
+
+SimulatedPlatform::~SimulatedPlatform() = default;
+
+sg4::Link* SimulatedPlatform::linkFor(LinkId id) {
+  auto [it, added] = links_.try_emplace(id, nullptr);
+  if (added) {
+    const PlatformLink spec = description_.link(id);
+    const double bandwidth = std::isfinite(spec.bandwidthBps) && spec.bandwidthBps < kUnlimitedBandwidth
+                                 ? spec.bandwidthBps
+                                 : kUnlimitedBandwidth;
+    it->second = spec.shared ? zone_->create_split_duplex_link(spec.name, bandwidth)->set_latency(spec.latencySeconds)->seal()
+                             : zone_->create_link(spec.name, bandwidth)
+                                   ->set_latency(spec.latencySeconds)
+                                   ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                                   ->seal();
+  }
+  return it->second;
+}
+
+void SimulatedPlatform::connect(Rank from, Rank to) {
+  if (!connected_.emplace(std::pair{from, to}, true).second) return;
+  std::vector<sg4::LinkInRoute> route;
+  for (const RouteHop& hop : description_.route(from, to)) {
+    sg4::Link* link = linkFor(hop.link);
+    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) {
+      route.emplace_back(link);
+    } else {
+      route.emplace_back(link, hop.up ? sg4::LinkInRoute::Direction::UP : sg4::LinkInRoute::Direction::DOWN);
+    }
+  }
+  zone_->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr, route, false);
+}
+
+sg4::Mailbox* SimulatedPlatform::mailbox(Rank from, Rank to, Channel channel) const {
+  return sg4::Mailbox::by_name(std::to_string(from) + ">" + std::to_string(to) + "#" + std::to_string(channel));
+}
+
+bool SimulatedPlatform::run() {
+  zone_->seal();
+  deadlockDetected = false;
+  engine_->run();
+  return !deadlockDetected;
+}
+
+double SimulatedPlatform::now() { return sg4::Engine::get_clock(); }
+
+}  // namespace ddl

@@ -1,0 +1,56 @@
+#pragma once
+// A platform description turned into a SimGrid world: one host per rank, split-duplex links created as
+// routes need them, and explicit routes for exactly the pairs of ranks that will talk, so a message can
+// never lack a route once run() starts. SimGrid keeps one engine per process at a time; a simulation
+// creates one, runs it, and drops it before the next.
+//
+// SimGrid is configured for textbook α-β agreement: the CM02 network model without TCP cross-traffic or
+// TCP-gamma window limits, so a lone message of n bytes takes Σ latency + n / min bandwidth exactly
+// (its defaults, LV08, add about 13x latency and 5% bandwidth loss; see sim/README.md).
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "algorithms/schedule/step.hpp"
+#include "topologies/platform_description.hpp"
+
+namespace ddl {
+
+class SimulatedPlatform {
+ public:
+  // Host speed is arbitrary: compute is expressed in seconds and converted with it.
+  static constexpr double kHostSpeed = 1e12;
+
+  explicit SimulatedPlatform(const PlatformDescription& description);
+  // A SimGrid engine configured as ddlscale configures it, for code that builds its own platform.
+  static std::unique_ptr<simgrid::s4u::Engine> createEngine();
+  ~SimulatedPlatform();
+  SimulatedPlatform(const SimulatedPlatform&) = delete;
+  SimulatedPlatform& operator=(const SimulatedPlatform&) = delete;
+
+  // Adds the route from `from` to `to` if not yet there. Only before run().
+  void connect(Rank from, Rank to);
+  simgrid::s4u::Host* host(Rank rank) const { return hosts_[static_cast<std::size_t>(rank)]; }
+  // The FIFO of messages from `from` to `to` on `channel`.
+  simgrid::s4u::Mailbox* mailbox(Rank from, Rank to, Channel channel) const;
+  double reduceSecondsPerByte(Rank rank) const { return description_.reduceSecondsPerByte(rank); }
+
+  // Runs every actor to its end; false if SimGrid found actors waiting for each other forever.
+  bool run();
+  static double now();
+
+ private:
+  simgrid::s4u::Link* linkFor(LinkId id);
+
+  const PlatformDescription& description_;
+  std::unique_ptr<simgrid::s4u::Engine> engine_;
+  simgrid::s4u::NetZone* zone_ = nullptr;
+  std::vector<simgrid::s4u::Host*> hosts_;
+  std::map<LinkId, simgrid::s4u::Link*> links_;
+  std::map<std::pair<Rank, Rank>, bool> connected_;
+};
+
+}  // namespace ddl

@@ -1,0 +1,73 @@
+// Scenario files: shapes that follow the GPU count, and errors that name the file and field before any
+// simulation starts.
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace ddl {
+namespace {
+
+std::string scenarioFile(const std::string& name) { return std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/" + name + ".json"; }
+
+TEST(Scenario, DdlDimsFollowTheClusterAsGpusPerHostHostsPerRackRacks) {
+  const Scenario scenario = loadScenario(scenarioFile("powerai-ddl-resnet50"));
+  const ScenarioAlgorithm& ddl = scenario.algorithms.front();
+  ASSERT_EQ(ddl.name, "ddl");
+  EXPECT_EQ(*scenario.optionsFor(ddl, 256).dims, (std::vector<int>{4, 16, 4}));
+  EXPECT_EQ(*scenario.optionsFor(ddl, 64).dims, (std::vector<int>{4, 16}));
+  EXPECT_EQ(*scenario.optionsFor(ddl, 8).dims, (std::vector<int>{4, 2}));
+  EXPECT_EQ(*scenario.optionsFor(ddl, 1).dims, (std::vector<int>{1}));
+}
+
+TEST(Scenario, EveryShippedScenarioLoads) {
+  for (const char* name : {"powerai-ddl-resnet50", "goyal-bigbasin-resnet50", "powerai-ddl-resnet101-22k"}) {
+    const Scenario scenario = loadScenario(scenarioFile(name));
+    EXPECT_EQ(scenario.gpuCounts.front(), 1) << name;
+    EXPECT_EQ(scenario.batchPerGpu, 32) << name;
+  }
+}
+
+class ScenarioErrors : public ::testing::Test {
+ protected:
+  std::string faultyField(const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
+    json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/minsky-p100-ib-edr.json";
+    json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
+    edit(json);
+    const std::string path = testing::TempDir() + "/scenario.json";
+    std::ofstream(path) << json.dump();
+    try {
+      loadScenario(path);
+    } catch (const InvalidArgument& error) {
+      return error.field().rfind(path, 0) == 0 ? error.field().substr(path.size() + 2) : error.field();
+    }
+    return "(no error)";
+  }
+};
+
+TEST_F(ScenarioErrors, NameTheField) {
+  EXPECT_EQ(faultyField([](auto&) {}), "(no error)");
+  EXPECT_EQ(faultyField([](auto& j) { j.erase("gpus"); }), "$.gpus");
+  EXPECT_EQ(faultyField([](auto& j) { j["gpus"] = {4, -8}; }), "$.gpus[1]");
+  EXPECT_EQ(faultyField([](auto& j) { j["algorithms"][1]["name"] = "butterfly"; }), "$.algorithms[1].name");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j["algorithms"][0]["dims"] = {{"1", "1"},     {"4", "4"},     {"8", "4x2"},      {"16", "4x4"},
+                                            {"32", "4x8"},  {"64", "4x16"}, {"128", "4x16x2"}, {"256", "4x8x4"}};
+            }),
+            "$.algorithms[0]");
+  EXPECT_EQ(faultyField([](auto& j) { j["algorithms"][0]["dims"] = {{"256", "4x16x4"}}; }), "$.algorithms[0].dims");
+  EXPECT_EQ(faultyField([](auto& j) { j["gpus"] = {1, 4, 18}; }), "$.algorithms[0].dims");
+  EXPECT_EQ(faultyField([](auto& j) { j["batch_per_gpu"] = 48; }), "$.batch_per_gpu");
+  EXPECT_EQ(faultyField([](auto& j) { j["placement"] = "scattered"; }), "$.placement");
+  EXPECT_EQ(faultyField([](auto& j) { j["bucket_size"] = 1; }), "$.bucket_size");
+  EXPECT_EQ(faultyField([](auto& j) { j["overlap_backward"] = "yes"; }), "$.overlap_backward");
+  EXPECT_EQ(faultyField([](auto& j) { j["topology"] = "/nonexistent/cluster.json"; }), "/nonexistent/cluster.json");
+}
+
+}  // namespace
+}  // namespace ddl

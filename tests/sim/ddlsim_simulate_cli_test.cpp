@@ -1,0 +1,100 @@
+// `ddlsim SCENARIO`, `ddlsim collective` and `ddlsim platform` as a user meets them.
+
+#include <nlohmann/json.hpp>
+
+#include "tests/sim/ddlsim_runner.hpp"
+
+namespace ddl::testing {
+namespace {
+
+class DdlsimSimulate : public DdlsimRun {
+ protected:
+  // A copy of the PowerAI DDL scenario cut to a few GPU counts, with `edit` applied.
+  fs::path scenario(const std::function<void(nlohmann::json&)>& edit = {}) {
+    nlohmann::json json = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
+    json["gpus"] = {1, 8, 16};
+    json["algorithms"] = {{{"name", "ddl"}, {"dims", "topology"}}, {{"name", "ring"}}};
+    if (edit) edit(json);
+    const fs::path path = dir_ / "scenario.json";
+    std::ofstream(path) << json.dump(1);
+    return path;
+  }
+};
+
+TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
+  const Result result = ddlsim(scenario().string() + " --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["source"], "ddlsim");
+  ASSERT_EQ(json["points"].size(), 6u);
+  for (const auto& point : json["points"])
+    for (const char* key : {"gpus", "algorithm", "iteration_s", "images_per_s", "efficiency", "exposed_comm_s", "collectives"})
+      EXPECT_TRUE(point.contains(key)) << key;
+  EXPECT_DOUBLE_EQ(json["points"][0]["efficiency"].get<double>(), 1.0);
+  EXPECT_EQ(json["points"][2]["algorithm"], "ddl 4x4");
+}
+
+TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
+  Result result = ddlsim(scenario().string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("efficiency"), std::string::npos);
+  EXPECT_NE(result.out.find("ddl 4x2"), std::string::npos);
+  const fs::path csv = dir_ / "points.csv";
+  result = ddlsim(scenario().string() + " --csv --out " + csv.string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(result.out.empty());
+  EXPECT_EQ(slurp(csv).rfind("gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s\n", 0), 0u);
+}
+
+TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> cases = {
+      {[](auto& j) { j["gpus"] = {1, 6}; }, "$.algorithms[0].dims"},
+      {[](auto& j) { j["algorithms"][1]["name"] = "ringg"; }, "$.algorithms[1].name"},
+      {[](auto& j) { j.erase("model"); }, "$.model"},
+      {[](auto& j) { j["topology"] = "no-such-cluster"; }, "no-such-cluster.json"},
+      {[](auto& j) { j["batch_per_gpu"] = "32"; }, "$.batch_per_gpu"},
+  };
+  for (const auto& [edit, field] : cases) {
+    const fs::path file = scenario(edit);
+    const Result result = ddlsim(file.string() + " --out " + (dir_ / "never.json").string());
+    EXPECT_EQ(result.exitCode, 2) << field << "\n" << result.err;
+    EXPECT_NE(result.err.find(field), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty()) << result.out;
+    EXPECT_FALSE(fs::exists(dir_ / "never.json"));
+  }
+  Result result = ddlsim((dir_ / "missing.json").string());
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("missing.json"), std::string::npos);
+  result = ddlsim("");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("scenario"), std::string::npos) << result.err;
+}
+
+TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
+  Result result = ddlsim("collective --algorithm ddl --dims 4x4 --topology minsky-p100-ib-edr --gpus 16 --bytes 4000000 --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["nodes"], 4);
+  EXPECT_NEAR(json["busbw_Bps"].get<double>(), json["algbw_Bps"].get<double>() * 2 * 15 / 16, 1);
+  result = ddlsim("collective --algorithm ring --topology minsky-p100-ib-edr --gpus 0");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("--gpus"), std::string::npos);
+  result = ddlsim("collective --algorithm ring --topology nowhere --gpus 4");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("nowhere.json"), std::string::npos) << result.err;
+}
+
+TEST_F(DdlsimSimulate, ExportsAPlatformFileAndDescribesRoutes) {
+  const fs::path xml = dir_ / "minsky.xml";
+  Result result = ddlsim("platform minsky-p100-ib-edr --nodes 2 --xml --out " + xml.string());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(slurp(xml).rfind("<?xml", 0), 0u);
+  result = ddlsim("platform minsky-p100-ib-edr");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("n0-xbus"), std::string::npos) << result.out;
+  result = ddlsim("platform minsky-p100-ib-edr --nodes 0");
+  EXPECT_EQ(result.exitCode, 2);
+}
+
+}  // namespace
+}  // namespace ddl::testing

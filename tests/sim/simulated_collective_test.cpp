@@ -1,0 +1,71 @@
+// The SimGrid backend executes schedules by the same rules as the algorithm layer: on a platform where no
+// two messages share a link, a simulated collective takes the algorithm's closed-form time.
+
+#include <gtest/gtest.h>
+
+#include "algorithms/collectives/registry.hpp"
+#include "sim/collective_simulation.hpp"
+#include "sim/dedicated_link_platform.hpp"
+#include "sim/simulation_error.hpp"
+#include "tests/algorithms/schedule_test_support.hpp"
+
+namespace ddl {
+namespace {
+
+// Deliberately unround link costs, one per level, and a GPU-like reduction rate.
+const std::vector<LinkCost> kLinks = {{1.7e-6, 1 / 37.0e9}, {4.1e-6, 1 / 11.3e9}, {6.3e-6, 1 / 6.1e9}};
+constexpr double kGamma = 1 / 244.0e9;
+
+struct Shape {
+  std::string algorithm;
+  AlgorithmOptions options;
+};
+
+std::vector<Shape> shapesFor(int ranks) {
+  std::vector<Shape> shapes;
+  for (const AlgorithmDefinition* algorithm : allAlgorithms())
+    if (algorithm->collective == CollectiveKind::Allreduce && algorithm->options == kNoOptions)
+      shapes.push_back({std::string(algorithm->name), {}});
+  shapes.push_back({"double-binary-tree", {.chunkBytes = 256 * 1024}});
+  const std::vector<int> grid = ranks == 8 ? std::vector<int>{2, 2, 2} : ranks == 64 ? std::vector<int>{4, 4, 4} : std::vector<int>{4, 16, 4};
+  shapes.push_back({"ddl", {.dims = grid}});
+  shapes.push_back({"hierarchical", {.ranksPerNode = 4, .inner = "halving-doubling"}});
+  shapes.push_back({"torus-2d", {.dims = std::vector<int>{4, ranks / 4}, .inner = "ring"}});
+  return shapes;
+}
+
+class SimulatedCollective : public ::testing::TestWithParam<int> {};
+
+TEST_P(SimulatedCollective, TakesTheClosedFormTimeWhenNoLinkIsShared) {
+  const int ranks = GetParam();
+  // 2^19 elements: every block and chunk of every algorithm here is non-empty and the trees' chunks equal.
+  const CollectiveSpec spec{CollectiveKind::Allreduce, ranks, 1 << 19, 4};
+  for (const Shape& shape : shapesFor(ranks)) {
+    const AlgorithmDefinition& algorithm = findAlgorithm(spec.kind, shape.algorithm);
+    const CostModel model = costModelFor(algorithm, ranks, shape.options,
+                                         std::vector<LinkCost>(kLinks.begin(), kLinks.begin() +
+                                                               static_cast<std::ptrdiff_t>(algorithm.costLevels(ranks, shape.options).size())),
+                                         kGamma);
+    const double closed = algorithm.closedFormSeconds(spec, shape.options, model);
+    const CollectiveTiming simulated = simulateCollective(makeSchedule(algorithm, spec, shape.options), DedicatedLinkPlatform(model));
+    EXPECT_NEAR(simulated.seconds, closed, 1e-3 * closed) << algorithm.description(shape.options) << " at " << ranks << " ranks";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RankCounts, SimulatedCollective, ::testing::Values(8, 64, 256));
+
+TEST(SimulatedCollective, ReportsADeadlockInsteadOfHanging) {
+  try {
+    simulateCollective(testing::mutuallyWaitingSchedule(), DedicatedLinkPlatform(CostModel::uniform(2, kLinks[0], kGamma)));
+    FAIL() << "a deadlocked simulation returned";
+  } catch (const SimulationError& error) {
+    EXPECT_NE(std::string(error.what()).find("ranks 0, 1"), std::string::npos) << error.what();
+  }
+  // And the next simulation in the same process runs normally.
+  const CollectiveTiming after = simulateCollective(makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ring"), {CollectiveKind::Allreduce, 2, 4, 4}, {}),
+                                                    DedicatedLinkPlatform(CostModel::uniform(2, kLinks[0], kGamma)));
+  EXPECT_GT(after.seconds, 0);
+}
+
+}  // namespace
+}  // namespace ddl

@@ -1,0 +1,114 @@
+// Topology files load, and the routes they give follow the hardware: NVLink between the GPUs of a socket,
+// the X-bus between sockets, each GPU's nearest NIC between nodes, the core between leaves.
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "topologies/cluster.hpp"
+
+namespace ddl {
+namespace {
+
+std::string topologyFile(const std::string& name) { return std::string(DDLSCALE_SOURCE_DIR) + "/topologies/" + name + ".json"; }
+
+std::vector<std::string> linkNames(const Cluster& cluster, Rank from, Rank to) {
+  std::vector<std::string> names;
+  for (const RouteHop& hop : cluster.route(from, to)) names.push_back(cluster.link(hop.link).name + (hop.up ? "+" : "-"));
+  return names;
+}
+
+TEST(Topology, EveryShippedFileLoadsAndConnectsEveryGpu) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(DDLSCALE_SOURCE_DIR) + "/topologies")) {
+    if (entry.path().extension() != ".json") continue;
+    const Topology topology = loadTopology(entry.path().string());
+    const Cluster cluster(topology, 3 * topology.node.gpus, Placement::Packed);
+    for (Rank from = 0; from < cluster.hosts(); ++from)
+      for (Rank to = 0; to < cluster.hosts(); ++to)
+        EXPECT_TRUE(from == to || cluster.route(from, to).size() >= 3) << entry.path() << " " << from << " -> " << to;
+  }
+}
+
+TEST(MinskyTopology, GpusOfASocketTalkOverTheirNvlink) {
+  const Cluster cluster(loadTopology(topologyFile("minsky-p100-ib-edr")), 8, Placement::Packed);
+  EXPECT_EQ(linkNames(cluster, 0, 1), (std::vector<std::string>{"n0-gpu0-port+", "n0-nvlink-gpu0-gpu1+", "n0-gpu1-port-"}));
+  EXPECT_EQ(linkNames(cluster, 1, 0), (std::vector<std::string>{"n0-gpu1-port+", "n0-nvlink-gpu0-gpu1-", "n0-gpu0-port-"}));
+}
+
+TEST(MinskyTopology, GpusOfTwoSocketsCrossTheXbus) {
+  const Cluster cluster(loadTopology(topologyFile("minsky-p100-ib-edr")), 4, Placement::Packed);
+  EXPECT_EQ(linkNames(cluster, 1, 2), (std::vector<std::string>{"n0-gpu1-port+", "n0-nvlink-gpu1-cpu0+", "n0-xbus+",
+                                                                  "n0-nvlink-gpu2-cpu1-", "n0-gpu2-port-"}));
+}
+
+TEST(MinskyTopology, EachGpuUsesTheNicOfItsSocket) {
+  const Cluster cluster(loadTopology(topologyFile("minsky-p100-ib-edr")), 8, Placement::Packed);
+  EXPECT_EQ(linkNames(cluster, 3, 7), (std::vector<std::string>{"n0-gpu3-port+", "n0-nvlink-gpu3-cpu1+", "n0-pcie-nic1+",
+                                                                  "n0-nic1-cable+", "n1-nic1-cable-", "n1-pcie-nic1-",
+                                                                  "n1-nvlink-gpu3-cpu1-", "n1-gpu3-port-"}));
+}
+
+TEST(MinskyTopology, WithOneNicTheSecondSocketReachesItOverTheXbus) {
+  const Cluster cluster(loadTopology(topologyFile("minsky-p100-ib-edr"), {.nicsPerNode = 1}), 8, Placement::Packed);
+  const auto route = linkNames(cluster, 2, 6);
+  EXPECT_EQ(route[2], "n0-xbus-");
+  EXPECT_EQ(route[4], "n0-nic0-cable+");
+}
+
+TEST(Cluster, NodesOnDifferentLeavesMeetInTheCore) {
+  const Topology topology = loadTopology(topologyFile("minsky-p100-ib-edr"), {.nodesPerLeaf = 2});
+  const Cluster cluster(topology, 16, Placement::Packed);
+  const auto route = linkNames(cluster, 0, 8);  // node 0 (leaf 0) to node 2 (leaf 1)
+  EXPECT_NE(std::find(route.begin(), route.end(), "leaf0-uplink+"), route.end());
+  EXPECT_NE(std::find(route.begin(), route.end(), "leaf1-uplink-"), route.end());
+  // Leaf uplinks carry a whole leaf's NIC capacity divided by the oversubscription.
+  EXPECT_DOUBLE_EQ(cluster.link(cluster.route(0, 8)[4].link).bandwidthBps, 2 * 2 * 12.5e9);
+}
+
+TEST(Cluster, PlacesRanksPackedOrRoundRobin) {
+  const Topology topology = loadTopology(topologyFile("bigbasin-p100-50gbe"));
+  const Cluster packed(topology, 16, Placement::Packed);
+  const Cluster spread(topology, 16, Placement::RoundRobin);
+  EXPECT_EQ(packed.hostName(4), "n0-gpu7");  // rank order 0 1 2 3 7 6 5 4 keeps ring neighbours on NVLink
+  EXPECT_EQ(packed.hostName(9), "n1-gpu1");
+  EXPECT_EQ(spread.hostName(1), "n1-gpu0");
+  EXPECT_EQ(spread.hostName(2), "n0-gpu1");
+}
+
+std::string faultyField(const std::string& json) {
+  const std::string path = testing::TempDir() + "/topology.json";
+  std::ofstream(path) << json;
+  try {
+    loadTopology(path);
+  } catch (const InvalidArgument& error) {
+    return error.field().substr(path.size() + 2);
+  }
+  return "(no error)";
+}
+
+TEST(Topology, NamesTheFieldOfAnythingMalformed) {
+  const std::string node = R"("node": {"gpu": "X", "gpus": 2, "devices": ["sw", "nic0"], "reduce_Bps": 1e11,
+      "port": {"bandwidth_Bps": 1e11, "latency_s": 1e-6}, "nics": ["nic0"],
+      "links": [{"name": "a", "between": ["gpu0", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                {"name": "b", "between": ["gpu1", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                {"name": "c", "between": ["sw", "nic0"], "bandwidth_Bps": 1e10, "latency_s": 1e-6}]})";
+  const std::string network = R"("network": {"nic_bandwidth_Bps": 1e10, "nic_latency_s": 1e-6, "nodes_per_leaf": 4,
+      "oversubscription": 1, "core_latency_s": 1e-6})";
+  EXPECT_EQ(faultyField("{\"name\": \"t\", \"nics_used\": 1, " + node + ", " + network + "}"), "(no error)");
+  EXPECT_EQ(faultyField("{\"name\": \"t\", " + node + "}"), "$.network");
+  EXPECT_EQ(faultyField("{\"name\": \"t\", \"nics_used\": 2, " + node + ", " + network + "}"), "$.nics_used");
+  EXPECT_EQ(faultyField("{\"name\": \"t\", \"colour\": 1, \"nics_used\": 1, " + node + ", " + network + "}"), "$.colour");
+  std::string badLink = node;
+  badLink.replace(badLink.find("\"gpu1\", \"sw\""), 12, "\"gpu9\", \"sw\"");
+  EXPECT_EQ(faultyField("{\"name\": \"t\", \"nics_used\": 1, " + badLink + ", " + network + "}"), "$.node.links[1].between[0]");
+  std::string cut = node;
+  cut.replace(cut.find("\"gpu1\", \"sw\""), 12, "\"gpu1\", \"nic0\"");  // gpu1 would need to cross the NIC
+  EXPECT_EQ(faultyField("{\"name\": \"t\", \"nics_used\": 1, " + cut + ", " + network + "}"), "(no error)");
+  const std::string path = testing::TempDir() + "/topology.json";
+  EXPECT_THROW(Cluster(loadTopology(path), 2, Placement::Packed), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace ddl

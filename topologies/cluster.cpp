@@ -1,0 +1,76 @@
+#include "topologies/cluster.hpp"
+
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+
+Cluster::Cluster(Topology topology, int ranks, Placement placement)
+    : topology_(std::move(topology)), routes_(topology_), ranks_(ranks), placement_(placement) {
+  if (ranks < 1) throw InvalidArgument("gpus", "a cluster needs at least one GPU");
+  nodes_ = (ranks + topology_.node.gpus - 1) / topology_.node.gpus;
+}
+
+Cluster::Location Cluster::locate(Rank rank) const {
+  const int gpusPerNode = topology_.node.gpus;
+  const int node = placement_ == Placement::Packed ? rank / gpusPerNode : rank % nodes_;
+  const int local = placement_ == Placement::Packed ? rank % gpusPerNode : rank / nodes_;
+  return {node, topology_.node.rankOrder[static_cast<std::size_t>(local)]};
+}
+
+std::string Cluster::hostName(Rank rank) const {
+  const Location at = locate(rank);
+  return "n" + std::to_string(at.node) + "-" + NodeTopology::gpuName(at.gpu);
+}
+
+PlatformLink Cluster::link(LinkId id) const {
+  const LinkId nodeBlock = nodes_ * nodeLinks();
+  if (id < nodeBlock) {
+    const auto node = static_cast<int>(id / nodeLinks());
+    const auto local = static_cast<std::size_t>(id % nodeLinks());
+    const std::string prefix = "n" + std::to_string(node) + "-";
+    if (local < topology_.node.links.size()) {
+      const TopologyLink& l = topology_.node.links[local];
+      return {prefix + l.name, l.bandwidthBps, l.latencySeconds};
+    }
+    const int gpu = static_cast<int>(local - topology_.node.links.size());
+    return {prefix + NodeTopology::gpuName(gpu) + "-port", topology_.node.portBandwidthBps, topology_.node.portLatencySeconds};
+  }
+  const LinkId cableBlock = static_cast<LinkId>(nodes_) * topology_.nicsUsed;
+  if (id < nodeBlock + cableBlock) {
+    const auto node = static_cast<int>((id - nodeBlock) / topology_.nicsUsed);
+    const auto nic = static_cast<std::size_t>((id - nodeBlock) % topology_.nicsUsed);
+    return {"n" + std::to_string(node) + "-" + topology_.node.nics[nic] + "-cable", topology_.network.nicBandwidthBps,
+            topology_.network.nicLatencySeconds};
+  }
+  const NetworkTopology& network = topology_.network;
+  const double uplinkBandwidth = network.nodesPerLeaf * topology_.nicsUsed * network.nicBandwidthBps / network.oversubscription;
+  return {"leaf" + std::to_string(id - nodeBlock - cableBlock) + "-uplink", uplinkBandwidth, network.coreLatencySeconds / 2};
+}
+
+void Cluster::appendNodeHops(std::vector<RouteHop>& route, int node, const std::vector<NodeHop>& hops) const {
+  for (const NodeHop& hop : hops) route.push_back({node * nodeLinks() + hop.link, hop.up});
+}
+
+std::vector<RouteHop> Cluster::route(Rank from, Rank to) const {
+  const Location src = locate(from);
+  const Location dst = locate(to);
+  std::vector<RouteHop> route{{port(src.node, src.gpu), true}};
+  if (src.node == dst.node) {
+    appendNodeHops(route, src.node, routes_.betweenGpus(src.gpu, dst.gpu));
+  } else {
+    appendNodeHops(route, src.node, routes_.gpuToNic(src.gpu));
+    route.push_back({cable(src.node, routes_.nicOf(src.gpu)), true});
+    const int srcLeaf = src.node / topology_.network.nodesPerLeaf;
+    const int dstLeaf = dst.node / topology_.network.nodesPerLeaf;
+    if (srcLeaf != dstLeaf) {
+      route.push_back({uplink(srcLeaf), true});
+      route.push_back({uplink(dstLeaf), false});
+    }
+    route.push_back({cable(dst.node, routes_.nicOf(dst.gpu)), false});
+    appendNodeHops(route, dst.node, routes_.nicToGpu(dst.gpu));
+  }
+  route.push_back({port(dst.node, dst.gpu), false});
+  return route;
+}
+
+}  // namespace ddl

@@ -1,0 +1,53 @@
+#pragma once
+// A topology instantiated for a job: enough nodes for the ranks, each rank placed on a GPU, and the route
+// of every message: out of the GPU's port, through the node to its NIC, over the fabric (the leaf of a
+// two-level fat tree, and the core if the other node hangs off another leaf), and in at the other end.
+
+#include "topologies/node_routes.hpp"
+#include "topologies/platform_description.hpp"
+#include "topologies/topology.hpp"
+
+namespace ddl {
+
+enum class Placement {
+  Packed,      // fill each node before the next (mpirun --map-by slot)
+  RoundRobin,  // one rank per node in turn (mpirun --map-by node)
+};
+
+class Cluster final : public PlatformDescription {
+ public:
+  // Enough nodes for `ranks` ranks, ceil(ranks / GPUs per node); throws InvalidArgument if the node's
+  // devices are not connected.
+  Cluster(Topology topology, int ranks, Placement placement);
+
+  struct Location {
+    int node;
+    int gpu;
+  };
+  Location locate(Rank rank) const;
+  int nodes() const { return nodes_; }
+  int leaves() const { return (nodes_ + topology_.network.nodesPerLeaf - 1) / topology_.network.nodesPerLeaf; }
+  const Topology& topology() const { return topology_; }
+
+  int hosts() const override { return ranks_; }
+  std::string hostName(Rank rank) const override;
+  PlatformLink link(LinkId id) const override;
+  std::vector<RouteHop> route(Rank from, Rank to) const override;
+  double reduceSecondsPerByte(Rank) const override { return 1 / topology_.node.reduceBps; }
+
+ private:
+  // Link ids: each node's own links then its GPU ports; then every node's NIC cables; then leaf uplinks.
+  LinkId nodeLinks() const { return static_cast<LinkId>(topology_.node.links.size() + topology_.node.gpus); }
+  LinkId port(int node, int gpu) const { return node * nodeLinks() + static_cast<LinkId>(topology_.node.links.size()) + gpu; }
+  LinkId cable(int node, int nic) const { return nodes_ * nodeLinks() + node * topology_.nicsUsed + nic; }
+  LinkId uplink(int leaf) const { return nodes_ * nodeLinks() + static_cast<LinkId>(nodes_) * topology_.nicsUsed + leaf; }
+  void appendNodeHops(std::vector<RouteHop>& route, int node, const std::vector<NodeHop>& hops) const;
+
+  Topology topology_;
+  NodeRoutes routes_;
+  int ranks_;
+  int nodes_;
+  Placement placement_;
+};
+
+}  // namespace ddl

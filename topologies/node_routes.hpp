@@ -1,0 +1,39 @@
+#pragma once
+// Routes inside one node: between GPUs, and between each GPU and the NIC it uses. Shortest by latency
+// (fewest hops among equals); a GPU or a NIC is never crossed on the way to somewhere else, as GPUs do
+// not forward traffic over NVLink.
+
+#include <vector>
+
+#include "topologies/platform_description.hpp"
+#include "topologies/topology.hpp"
+
+namespace ddl {
+
+struct NodeHop {
+  int link;  // index into NodeTopology::links
+  bool up;
+};
+
+class NodeRoutes {
+ public:
+  // Throws InvalidArgument naming the topology file if some GPU cannot reach another or a used NIC.
+  explicit NodeRoutes(const Topology& topology);
+
+  const std::vector<NodeHop>& betweenGpus(int from, int to) const { return gpuToGpu_[index(from, to)]; }
+  // The used NIC (0 .. nicsUsed-1) closest to `gpu`; among equally close ones, spread by GPU index.
+  int nicOf(int gpu) const { return nicOfGpu_[static_cast<std::size_t>(gpu)]; }
+  const std::vector<NodeHop>& gpuToNic(int gpu) const { return gpuToNic_[static_cast<std::size_t>(gpu)]; }
+  const std::vector<NodeHop>& nicToGpu(int gpu) const { return nicToGpu_[static_cast<std::size_t>(gpu)]; }
+
+ private:
+  std::size_t index(int from, int to) const { return static_cast<std::size_t>(from * gpus_ + to); }
+
+  int gpus_;
+  std::vector<std::vector<NodeHop>> gpuToGpu_;
+  std::vector<int> nicOfGpu_;
+  std::vector<std::vector<NodeHop>> gpuToNic_;
+  std::vector<std::vector<NodeHop>> nicToGpu_;
+};
+
+}  // namespace ddl

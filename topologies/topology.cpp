@@ -1,0 +1,119 @@
+#include "topologies/topology.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "algorithms/io/json_reader.hpp"
+
+namespace ddl {
+namespace {
+
+constexpr double kMaxBandwidth = 1e15;
+constexpr double kMaxLatency = 1;
+
+NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
+  reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps"});
+  NodeTopology node;
+  node.gpuModel = reader.stringAt(json, "gpu");
+  node.gpus = static_cast<int>(reader.integerAt(json, "gpus", 1, 1024));
+  node.reduceBps = reader.numberAt(json, "reduce_Bps", 1e6, kMaxBandwidth);
+
+  const JsonReader port = reader.at("port");
+  const auto& portJson = reader.member(json, "port");
+  port.allowOnly(portJson, {"bandwidth_Bps", "latency_s"});
+  node.portBandwidthBps = port.numberAt(portJson, "bandwidth_Bps", 1e6, kMaxBandwidth);
+  node.portLatencySeconds = port.numberAt(portJson, "latency_s", 0, kMaxLatency);
+
+  std::set<std::string> names;
+  for (int gpu = 0; gpu < node.gpus; ++gpu) names.insert(NodeTopology::gpuName(gpu));
+  const JsonReader devices = reader.at("devices");
+  const auto& deviceList = devices.array(reader.member(json, "devices"));
+  for (std::size_t i = 0; i < deviceList.size(); ++i) {
+    const std::string name = devices.at(i).string(deviceList[i]);
+    if (!names.insert(name).second) devices.at(i).fail("'" + name + "' is named twice (GPUs are gpu0, gpu1, ...)");
+    node.devices.push_back(name);
+  }
+
+  const JsonReader links = reader.at("links");
+  const auto& linkList = links.array(reader.member(json, "links"));
+  std::set<std::string> linkNames;
+  for (std::size_t i = 0; i < linkList.size(); ++i) {
+    const JsonReader link = links.at(i);
+    link.allowOnly(linkList[i], {"name", "between", "bandwidth_Bps", "latency_s"});
+    TopologyLink parsed;
+    parsed.name = link.stringAt(linkList[i], "name");
+    if (!linkNames.insert(parsed.name).second) link.at("name").fail("'" + parsed.name + "' is named twice");
+    const JsonReader between = link.at("between");
+    const auto& ends = between.array(link.member(linkList[i], "between"));
+    if (ends.size() != 2) between.fail("expected the two devices the link joins");
+    parsed.from = between.at(0).string(ends[0]);
+    parsed.to = between.at(1).string(ends[1]);
+    for (std::size_t end = 0; end < 2; ++end)
+      if (!names.count(end == 0 ? parsed.from : parsed.to)) between.at(end).fail("no such device");
+    if (parsed.from == parsed.to) between.fail("a link joins two different devices");
+    parsed.bandwidthBps = link.numberAt(linkList[i], "bandwidth_Bps", 1e3, kMaxBandwidth);
+    parsed.latencySeconds = link.numberAt(linkList[i], "latency_s", 0, kMaxLatency);
+    node.links.push_back(parsed);
+  }
+
+  const JsonReader nics = reader.at("nics");
+  const auto& nicList = nics.array(reader.member(json, "nics"));
+  if (nicList.empty()) nics.fail("a node needs at least one NIC");
+  for (std::size_t i = 0; i < nicList.size(); ++i) {
+    const std::string name = nics.at(i).string(nicList[i]);
+    if (!std::count(node.devices.begin(), node.devices.end(), name)) nics.at(i).fail("'" + name + "' is not a device");
+    node.nics.push_back(name);
+  }
+
+  const JsonReader order = reader.at("rank_order");
+  if (reader.has(json, "rank_order")) {
+    const auto& list = order.array(json["rank_order"]);
+    for (std::size_t i = 0; i < list.size(); ++i)
+      node.rankOrder.push_back(static_cast<int>(order.at(i).integer(list[i], 0, node.gpus - 1)));
+    std::vector<int> sorted = node.rankOrder;
+    std::sort(sorted.begin(), sorted.end());
+    bool permutation = sorted.size() == static_cast<std::size_t>(node.gpus);
+    for (std::size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == static_cast<int>(i);
+    if (!permutation) order.fail("expected each of gpu 0 .. " + std::to_string(node.gpus - 1) + " once");
+  } else {
+    for (int gpu = 0; gpu < node.gpus; ++gpu) node.rankOrder.push_back(gpu);
+  }
+  return node;
+}
+
+NetworkTopology readNetwork(const JsonReader& reader, const nlohmann::json& json) {
+  reader.allowOnly(json, {"nic_bandwidth_Bps", "nic_latency_s", "nodes_per_leaf", "oversubscription", "core_latency_s"});
+  NetworkTopology network;
+  network.nicBandwidthBps = reader.numberAt(json, "nic_bandwidth_Bps", 1e3, kMaxBandwidth);
+  network.nicLatencySeconds = reader.numberAt(json, "nic_latency_s", 0, kMaxLatency);
+  network.nodesPerLeaf = static_cast<int>(reader.integerAt(json, "nodes_per_leaf", 1, 1 << 20));
+  network.oversubscription = reader.numberAt(json, "oversubscription", 1, 1000);
+  network.coreLatencySeconds = reader.numberAt(json, "core_latency_s", 0, kMaxLatency);
+  return network;
+}
+
+}  // namespace
+
+Topology loadTopology(const std::string& path, const TopologyOverrides& overrides) {
+  const nlohmann::json json = readJsonFile(path);
+  const JsonReader root(path);
+  root.allowOnly(json, {"name", "node", "network", "nics_used"});
+  Topology topology;
+  topology.path = path;
+  topology.name = root.stringAt(json, "name");
+  topology.node = readNode(root.at("node"), root.member(json, "node"));
+  topology.network = readNetwork(root.at("network"), root.member(json, "network"));
+  topology.nicsUsed = static_cast<int>(
+      root.integerAt(json, "nics_used", 1, static_cast<std::int64_t>(topology.node.nics.size())));
+  if (overrides.nicsPerNode) {
+    if (overrides.nicsPerNode > static_cast<int>(topology.node.nics.size()))
+      throw InvalidArgument(path + ": $.node.nics", "the node has " + std::to_string(topology.node.nics.size()) +
+                                                        " NICs, not " + std::to_string(overrides.nicsPerNode));
+    topology.nicsUsed = overrides.nicsPerNode;
+  }
+  if (overrides.nodesPerLeaf) topology.network.nodesPerLeaf = overrides.nodesPerLeaf;
+  if (overrides.oversubscription) topology.network.oversubscription = overrides.oversubscription;
+  return topology;
+}
+
+}  // namespace ddl

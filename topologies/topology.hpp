@@ -1,0 +1,62 @@
+#pragma once
+// A cluster as a topology file (topologies/*.json) describes it: one node's devices and links (GPUs,
+// CPU sockets, switches, NICs; NVLink, X-bus, PCIe), how messages enter and leave a GPU, and the
+// network between nodes (NIC rate, leaves of a two-level fat tree, oversubscription). See README.md.
+
+#include <string>
+#include <vector>
+
+namespace ddl {
+
+struct TopologyLink {
+  std::string name;
+  std::string from;  // the direction the link calls "up"
+  std::string to;
+  double bandwidthBps = 0;  // per direction: links are full duplex
+  double latencySeconds = 0;
+};
+
+struct NodeTopology {
+  std::string gpuModel;
+  int gpus = 0;                       // devices gpu0 .. gpu(n-1)
+  std::vector<std::string> devices;   // everything else: cpu0, switch0, nic0, ...
+  std::vector<TopologyLink> links;
+  std::vector<std::string> nics;      // in order of preference; the first nicsUsed are cabled
+  std::vector<int> rankOrder;         // local rank i runs on gpu rankOrder[i]
+  // Every message enters and leaves a GPU through its port: the communication library's per-message
+  // latency and the GPU's copy bandwidth.
+  double portBandwidthBps = 0;
+  double portLatencySeconds = 0;
+  // Throughput of an element-wise sum on the GPU, in bytes of the reduced buffer per second (γ = 1/this).
+  double reduceBps = 0;
+
+  static std::string gpuName(int gpu) { return "gpu" + std::to_string(gpu); }
+};
+
+struct NetworkTopology {
+  double nicBandwidthBps = 0;    // per direction
+  double nicLatencySeconds = 0;  // NIC, cable and leaf switch
+  int nodesPerLeaf = 1;
+  double oversubscription = 1;   // leaf downlink capacity over uplink capacity
+  double coreLatencySeconds = 0; // leaf up to the core and back down
+};
+
+struct Topology {
+  std::string name;
+  std::string path;
+  NodeTopology node;
+  NetworkTopology network;
+  int nicsUsed = 1;
+};
+
+// What a scenario may change in a topology; unset fields keep the file's values.
+struct TopologyOverrides {
+  int nicsPerNode = 0;
+  int nodesPerLeaf = 0;
+  double oversubscription = 0;
+};
+
+// Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent.
+Topology loadTopology(const std::string& path, const TopologyOverrides& overrides = {});
+
+}  // namespace ddl
