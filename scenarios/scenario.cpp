@@ -91,6 +91,16 @@ std::vector<int> topologyGrid(const Topology& topology, int gpus) {
   return grid;
 }
 
+ScalingResults emptyResults(const Scenario& scenario, const std::string& source) {
+  ScalingResults results;
+  results.source = source;
+  results.scenario = scenario.name;
+  results.topology = scenario.topology.name;
+  results.model = scenario.model.name();
+  results.gpu = scenario.gpu;
+  return results;
+}
+
 IterationPlan Scenario::iterationPlan() const {
   return IterationPlan(model.workload(gpu, batchPerGpu), bucketBytes, overlapBackward);
 }

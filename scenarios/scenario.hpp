@@ -10,6 +10,7 @@
 
 #include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/training/scaling_point.hpp"
 #include "models/model.hpp"
 #include "topologies/cluster.hpp"
 
@@ -48,6 +49,9 @@ struct Scenario {
   // The options of `algorithm` at `gpus` GPUs, already validated.
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
 };
+
+// Results of a scenario from `source` ("ddlsim", "ddlrun"), with no points yet.
+ScalingResults emptyResults(const Scenario& scenario, const std::string& source);
 
 // Throws InvalidArgument naming the file and JSON path of anything wrong, including an algorithm shape
 // that does not fit one of the GPU counts.

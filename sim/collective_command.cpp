@@ -7,7 +7,7 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
-#include "sim/algorithm_flags.hpp"
+#include "algorithms/io/algorithm_flags.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/human_units.hpp"
 #include "sim/topology_flags.hpp"

@@ -5,7 +5,7 @@
 
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "sim/human_units.hpp"
-#include "sim/output_file.hpp"
+#include "algorithms/io/output_file.hpp"
 #include "sim/platform_xml.hpp"
 #include "sim/simulated_platform.hpp"
 #include "sim/topology_flags.hpp"

@@ -10,7 +10,7 @@
 #include "algorithms/io/results_json.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "sim/human_units.hpp"
-#include "sim/output_file.hpp"
+#include "algorithms/io/output_file.hpp"
 #include "sim/scenario_sweep.hpp"
 
 namespace ddl {

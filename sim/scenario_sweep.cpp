@@ -6,12 +6,7 @@
 namespace ddl {
 
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress) {
-  ScalingResults results;
-  results.source = "ddlsim";
-  results.scenario = scenario.name;
-  results.topology = scenario.topology.name;
-  results.model = scenario.model.name();
-  results.gpu = scenario.gpu;
+  ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan();
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {

@@ -12,9 +12,9 @@
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "algorithms/schedule/traffic.hpp"
 #include "algorithms/verify/verifier.hpp"
-#include "sim/algorithm_flags.hpp"
+#include "algorithms/io/algorithm_flags.hpp"
 #include "sim/human_units.hpp"
-#include "sim/output_file.hpp"
+#include "algorithms/io/output_file.hpp"
 
 namespace ddl {
 namespace {

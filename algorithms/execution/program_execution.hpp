@@ -40,6 +40,9 @@ class ProgramExecution {
   void reduced(StepIndex step, std::vector<Action>& actions);
 
   bool posted(StepIndex step) const { return flags_[index(step)] & kPosted; }
+  // Whether every step `step` depends on has completed: an executor may then reduce the parts of a
+  // receive-reduce that have already arrived, before its whole transfer has ended.
+  bool dependenciesComplete(StepIndex step) const { return pendingDependencies_[index(step)] == 0; }
   bool completed(StepIndex step) const { return flags_[index(step)] & kCompleted; }
   bool finished() const { return completedCount_ == program_.size(); }
   StepIndex firstIncomplete() const;

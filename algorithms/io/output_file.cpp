@@ -1,4 +1,4 @@
-#include "sim/output_file.hpp"
+#include "algorithms/io/output_file.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "sim/algorithm_flags.hpp"
+#include "algorithms/io/algorithm_flags.hpp"
 
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"

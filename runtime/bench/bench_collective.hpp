@@ -1,0 +1,35 @@
+#pragma once
+// What a collective contributes to `ddlrun bench`, as each nccl-tests collective file does to its shared
+// harness: how each rank's buffer starts, what it must hold afterwards, its bus bandwidth factor, and the
+// MPI library's own implementation for --baseline mpi. One definition per file in this folder.
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "algorithms/schedule/collective.hpp"
+#include "runtime/data_type.hpp"
+
+namespace ddl {
+
+struct BenchCollective {
+  CollectiveKind kind;
+  // Fills rank `rank`'s buffer of `count` elements with rank- and position-dependent values.
+  void (*fill)(void* buffer, Elements count, Rank rank, int ranks, DataType type);
+  // How many of the elements the collective defines on `rank` differ from the exact expected result.
+  std::int64_t (*countWrong)(const void* buffer, Elements count, Rank rank, int ranks, DataType type);
+  // MPI's own collective on the same buffer, in place; false if MPI has no such operation for `type`.
+  bool (*mpiBaseline)(void* buffer, Elements count, DataType type, MPI_Comm communicator);
+};
+
+const BenchCollective& benchCollective(CollectiveKind kind);
+
+// The values every collective's check builds on: small integers, so that sums over up to thousands of
+// ranks are exact in float32 (and over up to 256 in bfloat16, whose values are -1, 0 or 1).
+double patternValue(Elements index, Rank rank, DataType type);
+double patternSum(Elements index, int ranks, DataType type);
+void writeValue(void* buffer, Elements index, double value, DataType type);
+double readValue(const void* buffer, Elements index, DataType type);
+MPI_Datatype mpiType(DataType type);  // MPI_DATATYPE_NULL where MPI has none
+
+}  // namespace ddl

@@ -1,0 +1,16 @@
+#pragma once
+// The element types the runtime reduces.
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace ddl {
+
+enum class DataType { Float32, Float64, BFloat16 };
+
+std::size_t sizeOf(DataType type);
+std::string_view toString(DataType type);  // "float32", "float64", "bfloat16"
+std::optional<DataType> parseDataType(std::string_view name);
+
+}  // namespace ddl

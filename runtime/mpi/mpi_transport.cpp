@@ -1,0 +1,82 @@
+#include "runtime/mpi/mpi_transport.hpp"
+
+#include <sched.h>
+
+#include <climits>
+#include <cstdio>
+
+#include "runtime/host_reduce.hpp"
+
+namespace ddl {
+
+MpiTransport::MpiTransport(MPI_Comm communicator) : communicator_(communicator) {
+  MPI_Comm_rank(communicator_, &rank_);
+  MPI_Comm_size(communicator_, &size_);
+}
+
+int MpiTransport::checkedCount(std::size_t bytes) const {
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    throw TransportError("a message of " + std::to_string(bytes) + " bytes exceeds what one MPI call carries");
+  return static_cast<int>(bytes);
+}
+
+RequestId MpiTransport::track(MPI_Request request) {
+  requests_.push_back(request);
+  ids_.push_back(next_);
+  return next_++;
+}
+
+RequestId MpiTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
+  MPI_Request request;
+  MPI_Isend(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &request);
+  return track(request);
+}
+
+RequestId MpiTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
+  MPI_Request request;
+  MPI_Irecv(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &request);
+  return track(request);
+}
+
+RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
+  addInto(into, from, count, type);
+  finished_.push_back(next_);
+  return next_++;
+}
+
+std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+  if (!finished_.empty()) return std::exchange(finished_, {});
+  if (requests_.empty()) throw TransportError("waiting with nothing in flight");
+  indices_.resize(requests_.size());
+  while (true) {
+    int count = 0;
+    MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
+    if (count > 0) {
+      std::vector<RequestId> done;
+      for (int i = 0; i < count; ++i) done.push_back(ids_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])]);
+      // Testsome set the finished requests to MPI_REQUEST_NULL; drop them.
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < requests_.size(); ++i)
+        if (requests_[i] != MPI_REQUEST_NULL) {
+          requests_[kept] = requests_[i];
+          ids_[kept++] = ids_[i];
+        }
+      requests_.resize(kept);
+      ids_.resize(kept);
+      return done;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw TransportError(std::to_string(requests_.size()) + " messages still waiting for their peers");
+    // Let other ranks on the same core run: jobs here are often oversubscribed.
+    sched_yield();
+  }
+}
+
+void MpiTransport::abortJob(const std::string& message) {
+  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(communicator_, 3);
+  std::abort();  // MPI_Abort does not return
+}
+
+}  // namespace ddl

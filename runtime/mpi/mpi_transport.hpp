@@ -1,0 +1,40 @@
+#pragma once
+// The Transport over MPI point-to-point on host memory: non-blocking sends and receives tagged by channel
+// (the schedule keeps one message per channel in flight between two ranks, and MPI does not let messages
+// of one sender and tag overtake each other), sums on the host, and waiting by polling MPI_Testsome, so
+// that a peer that never answers is noticed at the deadline instead of blocking forever.
+
+#include <mpi.h>
+
+#include "runtime/transport.hpp"
+
+namespace ddl {
+
+class MpiTransport final : public Transport {
+ public:
+  // MPI must be initialised; the transport does not own the communicator.
+  explicit MpiTransport(MPI_Comm communicator);
+
+  Rank rank() const override { return rank_; }
+  int size() const override { return size_; }
+  RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
+  RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
+  RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) override;
+  std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override;
+  [[noreturn]] void abortJob(const std::string& message) override;
+
+ private:
+  RequestId track(MPI_Request request);
+  int checkedCount(std::size_t bytes) const;
+
+  MPI_Comm communicator_;
+  Rank rank_ = 0;
+  int size_ = 1;
+  RequestId next_ = 0;
+  std::vector<MPI_Request> requests_;  // in flight, parallel to ids_
+  std::vector<RequestId> ids_;
+  std::vector<RequestId> finished_;    // host reductions, done when posted
+  std::vector<int> indices_;
+};
+
+}  // namespace ddl

@@ -1,0 +1,42 @@
+#pragma once
+// Runs one rank's program of a schedule on real memory through a Transport, under the rules of
+// ProgramExecution: every step the schedule allows is in flight at once. Large steps are split into
+// pieces of at most `pieceBytes`, posted together, so a receive-reduce adds each piece as it lands
+// (once its dependencies are done) while later pieces are still on the wire.
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+
+#include "algorithms/schedule/program.hpp"
+#include "runtime/transport.hpp"
+
+namespace ddl {
+
+struct RunOptions {
+  std::size_t pieceBytes = 1 << 20;
+  // A wait longer than this with nothing finishing means a peer is gone: TransportError.
+  std::chrono::milliseconds timeout{30'000};
+};
+
+class ProgramRunner {
+ public:
+  ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
+
+  // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
+  // Throws TransportError if a peer stops answering.
+  void run(const Program& program, void* buffer, DataType type);
+
+ private:
+  // Receive-reduce staging, kept between runs: allocating it per step costs more than the reduction.
+  char* staging(std::size_t bytes);
+  void releaseStaging(char* block);
+
+  Transport& transport_;
+  RunOptions options_;
+  std::multimap<std::size_t, std::unique_ptr<char[]>> freeStaging_;
+  std::map<char*, std::pair<std::size_t, std::unique_ptr<char[]>>> usedStaging_;
+};
+
+}  // namespace ddl

@@ -1,0 +1,50 @@
+#pragma once
+// How the runtime moves bytes: post a send or a receive of a byte range to or from a peer, post a
+// reduction, and wait until some of what was posted has finished. The MPI transport works on host memory;
+// the GPU transports (NCCL, CUDA peer) implement the same interface on device memory, so the executor
+// that runs a schedule is written once.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/schedule/step.hpp"
+#include "runtime/data_type.hpp"
+
+namespace ddl {
+
+using RequestId = std::int64_t;
+
+// A peer did not answer in time, or the transport failed: the job cannot go on.
+class TransportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  virtual Rank rank() const = 0;
+  virtual int size() const = 0;
+
+  // Messages between two ranks on one channel are matched in the order they are posted; the schedule
+  // keeps at most one message per channel in flight between two ranks in each direction.
+  virtual RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) = 0;
+  virtual RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) = 0;
+  // into[i] += from[i]; may finish at once (host) or later (a GPU stream).
+  virtual RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) = 0;
+
+  // Blocks until at least one posted request has finished and returns those that have. Throws
+  // TransportError if none finishes by `deadline`.
+  virtual std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) = 0;
+
+  // Ends the whole job at once with `message` and a non-zero status: what a rank does when a peer
+  // never answers, so that no rank waits forever.
+  [[noreturn]] virtual void abortJob(const std::string& message) = 0;
+};
+
+}  // namespace ddl

@@ -1,0 +1,78 @@
+// `ddlrun` launched by mpirun, as a user runs it: results, exit codes, messages that name the option.
+
+#include <nlohmann/json.hpp>
+
+#include "tests/sim/ddlsim_runner.hpp"
+
+namespace ddl::testing {
+namespace {
+
+class Ddlrun : public DdlsimRun {
+ protected:
+  Result ddlrun(int ranks, const std::string& arguments) {
+    const std::string command = "DDLSCALE_DATA_DIR=" + std::string(DDLSCALE_SOURCE_DIR) + " " + MPIEXEC_PROGRAM +
+                                " --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1 -np " + std::to_string(ranks) + " " + DDLRUN_PATH +
+                                " " + arguments + " >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
+  }
+};
+
+TEST_F(Ddlrun, BenchReportsTimesAndBandwidthsWithNothingWrong) {
+  const Result result = ddlrun(3, "bench --algorithm halving-doubling -b 1K -e 1M -f 32 -n 3 -w 1 --baseline mpi --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["ranks"], 3);
+  ASSERT_EQ(json["rows"].size(), 3u);
+  for (const auto& row : json["rows"]) {
+    EXPECT_EQ(row["result"]["wrong"], 0);
+    EXPECT_EQ(row["mpi"]["wrong"], 0);
+    EXPECT_NEAR(row["result"]["busbw_Bps"].get<double>(), row["result"]["algbw_Bps"].get<double>() * 4 / 3, 1e-3);
+  }
+}
+
+TEST_F(Ddlrun, BenchPrintsAnNcclTestsTable) {
+  const Result result = ddlrun(2, "bench --algorithm ring --collective all-gather -b 4K -e 4K -n 2 -w 0");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("#wrong"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("# OK: 0 wrong elements"), std::string::npos) << result.out;
+}
+
+TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"bench --algorithm butterfly", "algorithm"},
+      {"bench --algorithm ddl --dims 3x3", "dims"},
+      {"bench --algorithm ring -b 1M -e 1K", "--min-bytes"},
+      {"bench --algorithm ring -b 12Q", "--min-bytes"},
+      {"bench --algorithm ring --type float16", "--type"},
+      {"bench --algorithm ring --baseline nccl", "--baseline"},
+      {"bench --algorithm ring --timeout-s 0", "--timeout-s"},
+      {"train /nonexistent/scenario.json", "/nonexistent/scenario.json"},
+  };
+  for (const auto& [arguments, field] : cases) {
+    const Result result = ddlrun(2, arguments);
+    EXPECT_EQ(result.exitCode, 2) << arguments << "\n" << result.err;
+    EXPECT_NE(result.err.find(field), std::string::npos) << arguments << "\n" << result.err;
+  }
+}
+
+TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {
+  nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
+  scenario["algorithms"] = {{{"name", "ring"}}, {{"name", "ddl"}, {"dims", "topology"}}};
+  const fs::path path = dir_ / "scenario.json";
+  std::ofstream(path) << scenario.dump();
+  const Result result = ddlrun(2, "train " + path.string() + " --compute-scale 0.01 -n 2 -w 1 --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["source"], "ddlrun");
+  ASSERT_EQ(json["points"].size(), 2u);
+  EXPECT_EQ(json["points"][1]["algorithm"], "ddl 2");
+  for (const auto& point : json["points"]) {
+    EXPECT_EQ(point["gpus"], 2);
+    EXPECT_GE(point["iteration_s"].get<double>(), point["compute_s"].get<double>());
+    EXPECT_EQ(point["collectives"].size(), 4u);
+  }
+}
+
+}  // namespace
+}  // namespace ddl::testing
