@@ -7,6 +7,7 @@ std::size_t sizeOf(DataType type) {
     case DataType::Float32: return 4;
     case DataType::Float64: return 8;
     case DataType::BFloat16: return 2;
+    case DataType::Float16: return 2;
   }
   return 0;
 }
@@ -16,12 +17,13 @@ std::string_view toString(DataType type) {
     case DataType::Float32: return "float32";
     case DataType::Float64: return "float64";
     case DataType::BFloat16: return "bfloat16";
+    case DataType::Float16: return "float16";
   }
   return "unknown";
 }
 
 std::optional<DataType> parseDataType(std::string_view name) {
-  for (auto type : {DataType::Float32, DataType::Float64, DataType::BFloat16})
+  for (auto type : {DataType::Float32, DataType::Float64, DataType::BFloat16, DataType::Float16})
     if (toString(type) == name) return type;
   return std::nullopt;
 }

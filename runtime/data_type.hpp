@@ -7,10 +7,10 @@
 
 namespace ddl {
 
-enum class DataType { Float32, Float64, BFloat16 };
+enum class DataType { Float32, Float64, BFloat16, Float16 };
 
 std::size_t sizeOf(DataType type);
-std::string_view toString(DataType type);  // "float32", "float64", "bfloat16"
+std::string_view toString(DataType type);  // "float32", "float64", "bfloat16", "float16"
 std::optional<DataType> parseDataType(std::string_view name);
 
 }  // namespace ddl

@@ -1,8 +1,5 @@
 #include "runtime/host_reduce.hpp"
 
-#include <cstdint>
-#include <cstring>
-
 namespace ddl {
 namespace {
 
@@ -13,21 +10,6 @@ void add(T* __restrict into, const T* __restrict from, std::size_t count) {
 }
 
 }  // namespace
-
-float bfloat16ToFloat(unsigned short value) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(value) << 16;
-  float result;
-  std::memcpy(&result, &bits, sizeof result);
-  return result;
-}
-
-unsigned short floatToBfloat16(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<unsigned short>((bits >> 16) | 0x40u);  // NaN stays NaN
-  bits += 0x7fffu + ((bits >> 16) & 1u);
-  return static_cast<unsigned short>(bits >> 16);
-}
 
 void addInto(void* into, const void* from, std::size_t count, DataType type) {
   switch (type) {
@@ -41,6 +23,12 @@ void addInto(void* into, const void* from, std::size_t count, DataType type) {
       auto* a = static_cast<unsigned short*>(into);
       const auto* b = static_cast<const unsigned short*>(from);
       for (std::size_t i = 0; i < count; ++i) a[i] = floatToBfloat16(bfloat16ToFloat(a[i]) + bfloat16ToFloat(b[i]));
+      return;
+    }
+    case DataType::Float16: {
+      auto* a = static_cast<unsigned short*>(into);
+      const auto* b = static_cast<const unsigned short*>(from);
+      for (std::size_t i = 0; i < count; ++i) a[i] = floatToFloat16(float16ToFloat(a[i]) + float16ToFloat(b[i]));
       return;
     }
   }

@@ -4,14 +4,11 @@
 #include <cstddef>
 
 #include "runtime/data_type.hpp"
+#include "runtime/narrow_floats.hpp"
 
 namespace ddl {
 
 // into[i] += from[i] for i < count; the two ranges must not overlap.
 void addInto(void* into, const void* from, std::size_t count, DataType type);
-
-// bfloat16 <-> float: the upper half of an IEEE float, rounded to nearest even.
-float bfloat16ToFloat(unsigned short value);
-unsigned short floatToBfloat16(float value);
 
 }  // namespace ddl

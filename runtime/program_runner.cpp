@@ -22,23 +22,28 @@ enum class Work : std::uint8_t { Transfer, Reduce };
 
 }  // namespace
 
-char* ProgramRunner::staging(std::size_t bytes) {
-  auto it = freeStaging_.lower_bound(bytes);
-  std::pair<std::size_t, std::unique_ptr<char[]>> block;
-  if (it == freeStaging_.end()) {
-    block = {bytes, std::make_unique<char[]>(bytes)};
-  } else {
-    block = {it->first, std::move(it->second)};
-    freeStaging_.erase(it);
-  }
-  char* data = block.second.get();
-  usedStaging_.emplace(data, std::move(block));
-  return data;
+ProgramRunner::~ProgramRunner() {
+  for (const auto& [capacity, block] : freeStaging_) transport_.deallocate(block);
+  for (const auto& [block, capacity] : usedStaging_) transport_.deallocate(block);
 }
 
-void ProgramRunner::releaseStaging(char* data) {
-  auto it = usedStaging_.find(data);
-  freeStaging_.emplace(it->second.first, std::move(it->second.second));
+char* ProgramRunner::staging(std::size_t bytes) {
+  char* block = nullptr;
+  std::size_t capacity = bytes;
+  if (auto it = freeStaging_.lower_bound(bytes); it != freeStaging_.end()) {
+    capacity = it->first;
+    block = it->second;
+    freeStaging_.erase(it);
+  } else {
+    block = static_cast<char*>(transport_.allocate(std::max<std::size_t>(bytes, 1)));
+  }
+  usedStaging_.emplace(block, capacity);
+  return block;
+}
+
+void ProgramRunner::releaseStaging(char* block) {
+  auto it = usedStaging_.find(block);
+  freeStaging_.emplace(it->second, block);
   usedStaging_.erase(it);
 }
 

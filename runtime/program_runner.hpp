@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstddef>
 #include <map>
-#include <memory>
 
 #include "algorithms/schedule/program.hpp"
 #include "runtime/transport.hpp"
@@ -23,20 +22,24 @@ struct RunOptions {
 class ProgramRunner {
  public:
   ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
+  ~ProgramRunner();
+  ProgramRunner(const ProgramRunner&) = delete;
+  ProgramRunner& operator=(const ProgramRunner&) = delete;
 
   // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
   // Throws TransportError if a peer stops answering.
   void run(const Program& program, void* buffer, DataType type);
 
  private:
-  // Receive-reduce staging, kept between runs: allocating it per step costs more than the reduction.
+  // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
+  // more than the reduction.
   char* staging(std::size_t bytes);
   void releaseStaging(char* block);
 
   Transport& transport_;
   RunOptions options_;
-  std::multimap<std::size_t, std::unique_ptr<char[]>> freeStaging_;
-  std::map<char*, std::pair<std::size_t, std::unique_ptr<char[]>>> usedStaging_;
+  std::multimap<std::size_t, char*> freeStaging_;  // by capacity
+  std::map<char*, std::size_t> usedStaging_;        // block -> capacity
 };
 
 }  // namespace ddl

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,19 @@ class Transport {
   // Ends the whole job at once with `message` and a non-zero status: what a rank does when a peer
   // never answers, so that no rank waits forever.
   [[noreturn]] virtual void abortJob(const std::string& message) = 0;
+
+  // Every rank calls this together before running programs whose steps use channels 0 .. channels-1.
+  // Transports whose channels need resources of their own create them here (NCCL has no message tags:
+  // it gets one communicator per channel); most need nothing.
+  virtual void reserveChannels(int channels) { (void)channels; }
+
+  // The memory this transport moves data in: host memory, or this rank's GPU. Buffers and receive
+  // staging are allocated here; upload and download move bytes between it and the host.
+  virtual bool memoryIsHost() const { return true; }
+  virtual void* allocate(std::size_t bytes) { return ::operator new(bytes); }
+  virtual void deallocate(void* memory) { ::operator delete(memory); }
+  virtual void upload(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
+  virtual void download(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
 };
 
 }  // namespace ddl

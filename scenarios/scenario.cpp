@@ -101,8 +101,8 @@ ScalingResults emptyResults(const Scenario& scenario, const std::string& source)
   return results;
 }
 
-IterationPlan Scenario::iterationPlan() const {
-  return IterationPlan(model.workload(gpu, batchPerGpu), bucketBytes, overlapBackward);
+IterationPlan Scenario::iterationPlan(double computeScale) const {
+  return IterationPlan(model.workload(gpu, batchPerGpu).scaled(computeScale), bucketBytes, overlapBackward);
 }
 
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {

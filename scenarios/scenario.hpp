@@ -44,8 +44,8 @@ struct Scenario {
   Placement placement = Placement::Packed;
   std::vector<ScenarioAlgorithm> algorithms;
 
-  // The plan every GPU of every point follows.
-  IterationPlan iterationPlan() const;
+  // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
+  IterationPlan iterationPlan(double computeScale = 1) const;
   // The options of `algorithm` at `gpus` GPUs, already validated.
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
 };

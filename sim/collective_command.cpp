@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/byte_sizes.hpp"
+#include "algorithms/io/collective_sweep_json.hpp"
+#include "algorithms/io/output_file.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "algorithms/io/algorithm_flags.hpp"
 #include "sim/collective_simulation.hpp"
@@ -19,42 +22,71 @@ struct Arguments {
   AlgorithmFlags algorithm;
   TopologyFlags topology;
   int gpus = 0;
-  std::int64_t bytes = 25'557'032LL * 4;  // ResNet-50's fp32 gradients (../shared/reference/README.md)
+  std::string bytes = "102228128";  // ResNet-50's fp32 gradients (../shared/reference/README.md)
+  std::string minBytes;
+  std::string maxBytes;
+  double factor = 2;
   int elementBytes = 4;
   bool json = false;
+  std::string configuration;
+  std::string out;
   CLI::App* command = nullptr;
 };
+
+// The sizes to simulate: --bytes alone, or --min-bytes to --max-bytes by --factor as ddlrun bench does.
+std::vector<std::int64_t> sizesOf(const Arguments& args) {
+  const bool sweep = !args.minBytes.empty() || !args.maxBytes.empty();
+  if (!sweep) return {parseByteSize(args.bytes, "--bytes")};
+  if (args.command->count("--bytes")) throw InvalidArgument("--bytes", "give --bytes or --min-bytes/--max-bytes, not both");
+  const std::int64_t low = parseByteSize(args.minBytes.empty() ? args.maxBytes : args.minBytes, "--min-bytes");
+  const std::int64_t high = parseByteSize(args.maxBytes.empty() ? args.minBytes : args.maxBytes, "--max-bytes");
+  if (low > high) throw InvalidArgument("--min-bytes", "is larger than --max-bytes");
+  if (!(args.factor > 1)) throw InvalidArgument("--factor", "must be greater than 1");
+  std::vector<std::int64_t> sizes;
+  for (double bytes = static_cast<double>(low); bytes <= static_cast<double>(high) * (1 + 1e-9); bytes *= args.factor)
+    sizes.push_back(static_cast<std::int64_t>(bytes) / args.elementBytes * args.elementBytes);
+  return sizes;
+}
 
 int run(Arguments& args) {
   if (!args.command->count("--gpus")) throw InvalidArgument("--gpus", "required");
   if (args.gpus < 1) throw InvalidArgument("--gpus", "must be at least 1");
-  if (args.bytes < 0 || args.bytes % args.elementBytes != 0)
-    throw InvalidArgument("--bytes", std::to_string(args.bytes) + " is not a whole, non-negative number of " +
-                                         std::to_string(args.elementBytes) + "-byte elements");
+  if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
+  const std::vector<std::int64_t> sizes = sizesOf(args);
   const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
-  const CollectiveSpec spec{args.algorithm.collective(), args.gpus, args.bytes / args.elementBytes, args.elementBytes};
-  const Schedule schedule = makeSchedule(algorithm, spec, args.algorithm.options());
+  const CollectiveKind kind = args.algorithm.collective();
+  const AlgorithmOptions options = args.algorithm.options();
+  makeSchedule(algorithm, {kind, args.gpus, 0, args.elementBytes}, options);  // bad options fail before any output
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
-  const CollectiveTiming timing = simulateCollective(schedule, cluster);
-  const double busbw = timing.algbwBps() * busBandwidthFactor(spec.kind, spec.ranks);
-  if (args.json) {
-    std::cout << nlohmann::json{{"collective", toString(spec.kind)},
-                                {"algorithm", schedule.description()},
-                                {"topology", cluster.topology().name},
-                                {"gpus", spec.ranks},
-                                {"nodes", cluster.nodes()},
-                                {"bytes", spec.bytes()},
-                                {"time_s", timing.seconds},
-                                {"algbw_Bps", timing.algbwBps()},
-                                {"busbw_Bps", busbw}}
-                     .dump(1)
-              << "\n";
-    return 0;
+
+  CollectiveSweep sweep{"ddlsim collective", args.configuration, std::string(toString(kind)), algorithm.description(options),
+                        args.gpus, args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte",
+                        busBandwidthFactor(kind, args.gpus), {}};
+  for (std::int64_t bytes : sizes) {
+    if (bytes % args.elementBytes != 0)
+      throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
+                                           std::to_string(args.elementBytes) + "-byte elements");
+    const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster).seconds, std::nullopt}, std::nullopt, ""});
   }
-  std::printf("collective  %s %s on %d GPUs of %s (%d nodes)\n", schedule.description().c_str(),
-              std::string(toString(spec.kind)).c_str(), spec.ranks, cluster.topology().name.c_str(), cluster.nodes());
-  std::printf("bytes       %s\ntime        %s\nalgbw       %s\nbusbw       %s\n", formatBytes(spec.bytes()).c_str(),
-              formatSeconds(timing.seconds).c_str(), formatRate(timing.algbwBps()).c_str(), formatRate(busbw).c_str());
+  writeOutput(args.out, [&](std::ostream& out) {
+    if (args.json) {
+      out << collectiveSweepToJson(sweep).dump(1) << "\n";
+      return;
+    }
+    out << "collective  " << sweep.algorithm << " " << sweep.collective << " on " << args.gpus << " GPUs of "
+        << cluster.topology().name << " (" << cluster.nodes() << " nodes), simulated\n";
+    char line[160];
+    std::snprintf(line, sizeof line, "%14s %12s %12s %12s\n", "bytes", "time", "algbw", "busbw");
+    out << line;
+    for (const CollectiveSweepRow& row : sweep.rows) {
+      const double algbw = row.result.seconds > 0 ? static_cast<double>(row.bytes) / row.result.seconds : 0;
+      std::snprintf(line, sizeof line, "%14lld %12s %12s %12s\n", static_cast<long long>(row.bytes),
+                    formatSeconds(row.result.seconds).c_str(), formatRate(algbw).c_str(),
+                    formatRate(algbw * sweep.busFactor).c_str());
+      out << line;
+    }
+  });
   return 0;
 }
 
@@ -68,9 +100,14 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("--topology", args->topology.topology(), "Topology: a name under topologies/ or a file");
   args->topology.addTo(command);
   command->add_option("--gpus", args->gpus, "Number of GPUs (ranks)");
-  command->add_option("--bytes", args->bytes, "Buffer size in bytes")->capture_default_str();
+  command->add_option("--bytes", args->bytes, "Buffer size in bytes (K, M, G suffixes)")->capture_default_str();
+  command->add_option("-b,--min-bytes", args->minBytes, "Sweep sizes from this ...");
+  command->add_option("-e,--max-bytes", args->maxBytes, "... to this ...");
+  command->add_option("-f,--factor", args->factor, "... multiplying by this, as ddlrun bench does")->capture_default_str();
+  command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's");
+  command->add_option("--out", args->out, "Write to this file instead of standard output");
   command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->capture_default_str();
-  command->add_flag("--json", args->json, "Write the result as JSON");
+  command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
   command->footer(
       "algbw is bytes / time; busbw is algbw times nccl-tests' bus factor (allreduce 2(n-1)/n, reduce-scatter and\n"
       "all-gather (n-1)/n). Every rank starts together; SimGrid models contention on every link of the routes.\n\n"

@@ -20,7 +20,7 @@ class DedicatedLinkPlatform final : public PlatformDescription {
     const auto to = static_cast<Rank>(id % hosts());
     const LinkCost& cost = model_.link(model_.levelBetween(from, to));
     return {"link" + std::to_string(from) + "-" + std::to_string(to),
-            cost.seconds_per_byte > 0 ? 1 / cost.seconds_per_byte : 1e30, cost.latency_s, false};
+            cost.seconds_per_byte > 0 ? 1 / cost.seconds_per_byte : 1e30, cost.latency_s, LinkSharing::None};
   }
   std::vector<RouteHop> route(Rank from, Rank to) const override {
     return {{static_cast<LinkId>(from) * hosts() + to, true}};

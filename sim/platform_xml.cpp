@@ -4,6 +4,46 @@
 #include <set>
 
 namespace ddl {
+namespace {
+
+const char* policyOf(LinkSharing sharing) {
+  switch (sharing) {
+    case LinkSharing::PerDirection: return "SPLITDUPLEX";
+    case LinkSharing::BothDirections: return "SHARED";
+    case LinkSharing::None: return "FATPIPE";
+  }
+  return "SHARED";
+}
+
+class XmlWriter {
+ public:
+  XmlWriter(std::ostream& out, const PlatformDescription& platform) : out_(out), platform_(platform) {}
+
+  void link(const RouteHop& hop) {
+    if (!written_.insert(hop.link).second) return;
+    const PlatformLink link = platform_.link(hop.link);
+    out_ << "    <link id=\"" << link.name << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\"" << link.latencySeconds
+         << "s\" sharing_policy=\"" << policyOf(link.sharing) << "\"/>\n";
+  }
+
+  void route(const std::string& from, const std::string& to, const std::vector<RouteHop>& hops) {
+    out_ << "    <route src=\"" << from << "\" dst=\"" << to << "\" symmetrical=\"NO\">";
+    for (const RouteHop& hop : hops) {
+      const PlatformLink link = platform_.link(hop.link);
+      out_ << "<link_ctn id=\"" << link.name << "\"";
+      if (link.sharing == LinkSharing::PerDirection) out_ << " direction=\"" << (hop.up ? "UP" : "DOWN") << "\"";
+      out_ << "/>";
+    }
+    out_ << "</route>\n";
+  }
+
+ private:
+  std::ostream& out_;
+  const PlatformDescription& platform_;
+  std::set<LinkId> written_;
+};
+
+}  // namespace
 
 void writeSimGridXml(std::ostream& out, const PlatformDescription& platform, double hostSpeed, int coresPerHost) {
   out << std::setprecision(17);
@@ -12,30 +52,25 @@ void writeSimGridXml(std::ostream& out, const PlatformDescription& platform, dou
   for (Rank rank = 0; rank < platform.hosts(); ++rank)
     out << "    <host id=\"" << platform.hostName(rank) << "\" speed=\"" << hostSpeed << "f\" core=\"" << coresPerHost
         << "\"/>\n";
-  std::set<LinkId> written;
-  for (Rank from = 0; from < platform.hosts(); ++from)
-    for (Rank to = 0; to < platform.hosts(); ++to) {
-      if (from == to) continue;
-      for (const RouteHop& hop : platform.route(from, to)) {
-        if (!written.insert(hop.link).second) continue;
-        const PlatformLink link = platform.link(hop.link);
-        out << "    <link id=\"" << link.name << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\""
-            << link.latencySeconds << "s\" sharing_policy=\"" << (link.shared ? "SPLITDUPLEX" : "FATPIPE") << "\"/>\n";
-      }
-    }
-  for (Rank from = 0; from < platform.hosts(); ++from)
-    for (Rank to = 0; to < platform.hosts(); ++to) {
-      if (from == to) continue;
-      out << "    <route src=\"" << platform.hostName(from) << "\" dst=\"" << platform.hostName(to)
-          << "\" symmetrical=\"NO\">";
-      for (const RouteHop& hop : platform.route(from, to)) {
-        const PlatformLink link = platform.link(hop.link);
-        out << "<link_ctn id=\"" << link.name << "\"";
-        if (link.shared) out << " direction=\"" << (hop.up ? "UP" : "DOWN") << "\"";
-        out << "/>";
-      }
-      out << "</route>\n";
-    }
+  // Where reductions are memory traffic, the memory they flow to is a host of its own.
+  std::set<std::string> sinks;
+  for (Rank rank = 0; rank < platform.hosts(); ++rank)
+    if (const auto traffic = platform.reductionTraffic(rank); traffic && sinks.insert(traffic->sinkHost).second)
+      out << "    <host id=\"" << traffic->sinkHost << "\" speed=\"" << hostSpeed << "f\"/>\n";
+
+  XmlWriter writer(out, platform);
+  for (Rank from = 0; from < platform.hosts(); ++from) {
+    for (Rank to = 0; to < platform.hosts(); ++to)
+      if (from != to)
+        for (const RouteHop& hop : platform.route(from, to)) writer.link(hop);
+    if (const auto traffic = platform.reductionTraffic(from))
+      for (const RouteHop& hop : traffic->route) writer.link(hop);
+  }
+  for (Rank from = 0; from < platform.hosts(); ++from) {
+    for (Rank to = 0; to < platform.hosts(); ++to)
+      if (from != to) writer.route(platform.hostName(from), platform.hostName(to), platform.route(from, to));
+    if (const auto traffic = platform.reductionTraffic(from)) writer.route(platform.hostName(from), traffic->sinkHost, traffic->route);
+  }
   out << "  </zone>\n</platform>\n";
 }
 

@@ -6,6 +6,7 @@ namespace ddl {
 namespace sg4 = simgrid::s4u;
 
 void connectProgramPeers(const Program& program, SimulatedPlatform& platform) {
+  platform.connectReductions(program.rank());
   for (int stream = 0; stream < program.streamCount(); ++stream) {
     const StreamKey& key = program.streamKey(stream);
     if (key.sending) {
@@ -25,6 +26,8 @@ void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, in
   }
   sg4::Host* gpu = platform.host(program.rank());
   const double gamma = platform.reduceSecondsPerByte(program.rank());
+  sg4::Host* reductionSink = platform.reductionSink(program.rank());
+  const double reductionBytesPerByte = platform.reductionBytesPerByte(program.rank());
   static char payload = 0;  // messages carry their size, not their data
   void* received = nullptr;
 
@@ -38,7 +41,11 @@ void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, in
       const double bytes = static_cast<double>(step.range.count) * elementBytes;
       sg4::Mailbox* mailbox = mailboxes[static_cast<std::size_t>(step.stream)];
       if (action.kind == ProgramExecution::ActionKind::Reduce) {
-        inFlight.push_back(gpu->exec_async(bytes * gamma * SimulatedPlatform::kHostSpeed));
+        if (reductionSink) {
+          inFlight.push_back(sg4::Comm::sendto_async(gpu, reductionSink, static_cast<std::uint64_t>(bytes * reductionBytesPerByte)));
+        } else {
+          inFlight.push_back(gpu->exec_async(bytes * gamma * SimulatedPlatform::kHostSpeed));
+        }
       } else if (step.sends()) {
         inFlight.push_back(mailbox->put_async(&payload, bytes));
       } else {

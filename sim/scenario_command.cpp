@@ -21,10 +21,11 @@ struct Arguments {
   bool json = false;
   bool csv = false;
   std::string out;
+  double computeScale = 1;
 };
 
-void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResults& results) {
-  const IterationPlan plan = scenario.iterationPlan();
+void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResults& results, double computeScale) {
+  const IterationPlan plan = scenario.iterationPlan(computeScale);
   out << "scenario  " << scenario.name << ": " << scenario.model.name() << " on " << scenario.gpu << ", batch "
       << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets of "
       << formatBytes(static_cast<double>(scenario.bucketBytes))
@@ -51,6 +52,7 @@ void writeCsv(std::ostream& out, const ScalingResults& results) {
 
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
+  if (!(args.computeScale >= 0)) throw InvalidArgument("--compute-scale", "must not be negative");
   const Scenario scenario = loadScenario(args.scenario);
   const auto start = std::chrono::steady_clock::now();
   const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
@@ -58,14 +60,14 @@ int run(const Arguments& args) {
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.algorithm.c_str(),
                    point.gpus, elapsed);
-  });
+  }, args.computeScale);
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
       out << resultsToJson(results).dump(1) << "\n";
     } else if (args.csv) {
       writeCsv(out, results);
     } else {
-      writeTable(out, scenario, results);
+      writeTable(out, scenario, results, args.computeScale);
     }
   });
   return 0;
@@ -79,6 +81,8 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
   app.add_flag("--json", args->json, "Write the results as JSON ({\"points\": [...]})");
   app.add_flag("--csv", args->csv, "Write the results as CSV");
   app.add_option("--out", args->out, "Write to this file instead of standard output");
+  app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
+      ->capture_default_str();
   app.callback([&app, args, &exitCode] {
     if (!app.get_subcommands().empty()) return;
     if (args->scenario.empty()) throw InvalidArgument("scenario", "give a scenario file or a subcommand (see --help)");

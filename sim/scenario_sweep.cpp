@@ -5,9 +5,9 @@
 
 namespace ddl {
 
-ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress) {
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale) {
   ScalingResults results = emptyResults(scenario, "ddlsim");
-  const IterationPlan plan = scenario.iterationPlan();
+  const IterationPlan plan = scenario.iterationPlan(computeScale);
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
     const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);

@@ -12,6 +12,7 @@ namespace ddl {
 using SweepProgress = std::function<void(std::size_t, std::size_t, const ScalingPoint&)>;
 
 // Throws SimulationError if a point cannot be simulated to its end.
-ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {});
+// Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1);
 
 }  // namespace ddl

@@ -62,27 +62,61 @@ sg4::Link* SimulatedPlatform::linkFor(LinkId id) {
     const double bandwidth = std::isfinite(spec.bandwidthBps) && spec.bandwidthBps < kUnlimitedBandwidth
                                  ? spec.bandwidthBps
                                  : kUnlimitedBandwidth;
-    it->second = spec.shared ? zone_->create_split_duplex_link(spec.name, bandwidth)->set_latency(spec.latencySeconds)->seal()
-                             : zone_->create_link(spec.name, bandwidth)
-                                   ->set_latency(spec.latencySeconds)
-                                   ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
-                                   ->seal();
+    switch (spec.sharing) {
+      case LinkSharing::PerDirection:
+        it->second = zone_->create_split_duplex_link(spec.name, bandwidth)->set_latency(spec.latencySeconds)->seal();
+        break;
+      case LinkSharing::BothDirections:
+        it->second = zone_->create_link(spec.name, bandwidth)->set_latency(spec.latencySeconds)->seal();
+        break;
+      case LinkSharing::None:
+        it->second = zone_->create_link(spec.name, bandwidth)
+                         ->set_latency(spec.latencySeconds)
+                         ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                         ->seal();
+        break;
+    }
   }
   return it->second;
 }
 
-void SimulatedPlatform::connect(Rank from, Rank to) {
-  if (!connected_.emplace(std::pair{from, to}, true).second) return;
+std::vector<sg4::LinkInRoute> SimulatedPlatform::linksOf(const std::vector<RouteHop>& hops) {
   std::vector<sg4::LinkInRoute> route;
-  for (const RouteHop& hop : description_.route(from, to)) {
+  for (const RouteHop& hop : hops) {
     sg4::Link* link = linkFor(hop.link);
-    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::FATPIPE) {
-      route.emplace_back(link);
-    } else {
+    if (link->get_sharing_policy() == sg4::Link::SharingPolicy::SPLITDUPLEX) {
       route.emplace_back(link, hop.up ? sg4::LinkInRoute::Direction::UP : sg4::LinkInRoute::Direction::DOWN);
+    } else {
+      route.emplace_back(link);
     }
   }
-  zone_->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr, route, false);
+  return route;
+}
+
+void SimulatedPlatform::connect(Rank from, Rank to) {
+  if (!connected_.emplace(std::pair{from, to}, true).second) return;
+  zone_->add_route(host(from)->get_netpoint(), host(to)->get_netpoint(), nullptr, nullptr,
+                   linksOf(description_.route(from, to)), false);
+}
+
+void SimulatedPlatform::connectReductions(Rank rank) {
+  if (reductionSinks_.count(rank)) return;
+  const std::optional<ReductionTraffic> traffic = description_.reductionTraffic(rank);
+  if (!traffic) return;
+  sg4::Host* sink = sg4::Host::by_name_or_null(traffic->sinkHost);
+  if (!sink) sink = zone_->create_host(traffic->sinkHost, kHostSpeed);
+  zone_->add_route(host(rank)->get_netpoint(), sink->get_netpoint(), nullptr, nullptr, linksOf(traffic->route), false);
+  reductionSinks_[rank] = {sink, traffic->bytesPerReducedByte};
+}
+
+sg4::Host* SimulatedPlatform::reductionSink(Rank rank) const {
+  auto it = reductionSinks_.find(rank);
+  return it == reductionSinks_.end() ? nullptr : it->second.host;
+}
+
+double SimulatedPlatform::reductionBytesPerByte(Rank rank) const {
+  auto it = reductionSinks_.find(rank);
+  return it == reductionSinks_.end() ? 0 : it->second.bytesPerByte;
 }
 
 sg4::Mailbox* SimulatedPlatform::mailbox(Rank from, Rank to, Channel channel) const {

@@ -1,6 +1,6 @@
 #pragma once
-// A platform description turned into a SimGrid world: one host per rank, split-duplex links created as
-// routes need them, and explicit routes for exactly the pairs of ranks that will talk, so a message can
+// A platform description turned into a SimGrid world: one host per rank, links created as routes need
+// them (split-duplex, shared by both directions, or unshared, as described), and explicit routes for exactly the pairs of ranks that will talk, so a message can
 // never lack a route once run() starts. SimGrid keeps one engine per process at a time; a simulation
 // creates one, runs it, and drops it before the next.
 //
@@ -38,12 +38,20 @@ class SimulatedPlatform {
   simgrid::s4u::Mailbox* mailbox(Rank from, Rank to, Channel channel) const;
   double reduceSecondsPerByte(Rank rank) const { return description_.reduceSecondsPerByte(rank); }
 
+  // Where the description charges a rank's reductions as memory traffic (ranks sharing one GPU), the
+  // host they flow to and the bytes per byte reduced; null where they are computation on the rank's host.
+  // connectReductions adds the route; only before run().
+  void connectReductions(Rank rank);
+  simgrid::s4u::Host* reductionSink(Rank rank) const;
+  double reductionBytesPerByte(Rank rank) const;
+
   // Runs every actor to its end; false if SimGrid found actors waiting for each other forever.
   bool run();
   static double now();
 
  private:
   simgrid::s4u::Link* linkFor(LinkId id);
+  std::vector<simgrid::s4u::LinkInRoute> linksOf(const std::vector<RouteHop>& hops);
 
   const PlatformDescription& description_;
   std::unique_ptr<simgrid::s4u::Engine> engine_;
@@ -51,6 +59,11 @@ class SimulatedPlatform {
   std::vector<simgrid::s4u::Host*> hosts_;
   std::map<LinkId, simgrid::s4u::Link*> links_;
   std::map<std::pair<Rank, Rank>, bool> connected_;
+  struct Sink {
+    simgrid::s4u::Host* host;
+    double bytesPerByte;
+  };
+  std::map<Rank, Sink> reductionSinks_;
 };
 
 }  // namespace ddl

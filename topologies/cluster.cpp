@@ -8,6 +8,10 @@ Cluster::Cluster(Topology topology, int ranks, Placement placement)
     : topology_(std::move(topology)), routes_(topology_), ranks_(ranks), placement_(placement) {
   if (ranks < 1) throw InvalidArgument("gpus", "a cluster needs at least one GPU");
   nodes_ = (ranks + topology_.node.gpus - 1) / topology_.node.gpus;
+  if (nodes_ > 1 && topology_.nicsUsed == 0)
+    throw InvalidArgument(topology_.path + ": $.node.nics", "the node has no NIC, so a job must fit on one node: at most " +
+                                                               std::to_string(topology_.node.gpus) + " GPUs, not " +
+                                                               std::to_string(ranks));
 }
 
 Cluster::Location Cluster::locate(Rank rank) const {
@@ -33,6 +37,10 @@ PlatformLink Cluster::link(LinkId id) const {
       return {prefix + l.name, l.bandwidthBps, l.latencySeconds};
     }
     const int gpu = static_cast<int>(local - topology_.node.links.size());
+    if (gpu == topology_.node.gpus) {
+      const NodeTopology::SharedMemory& shared = *topology_.node.sharedMemory;
+      return {prefix + "memory", shared.bandwidthBps, shared.latencySeconds, LinkSharing::BothDirections};
+    }
     return {prefix + NodeTopology::gpuName(gpu) + "-port", topology_.node.portBandwidthBps, topology_.node.portLatencySeconds};
   }
   const LinkId cableBlock = static_cast<LinkId>(nodes_) * topology_.nicsUsed;
@@ -55,7 +63,9 @@ std::vector<RouteHop> Cluster::route(Rank from, Rank to) const {
   const Location src = locate(from);
   const Location dst = locate(to);
   std::vector<RouteHop> route{{port(src.node, src.gpu), true}};
-  if (src.node == dst.node) {
+  if (src.node == dst.node && topology_.node.sharedMemory) {
+    route.push_back({memory(src.node), true});
+  } else if (src.node == dst.node) {
     appendNodeHops(route, src.node, routes_.betweenGpus(src.gpu, dst.gpu));
   } else {
     appendNodeHops(route, src.node, routes_.gpuToNic(src.gpu));
@@ -71,6 +81,13 @@ std::vector<RouteHop> Cluster::route(Rank from, Rank to) const {
   }
   route.push_back({port(dst.node, dst.gpu), false});
   return route;
+}
+
+std::optional<ReductionTraffic> Cluster::reductionTraffic(Rank rank) const {
+  const auto& shared = topology_.node.sharedMemory;
+  if (!shared) return std::nullopt;
+  const int node = locate(rank).node;
+  return ReductionTraffic{"n" + std::to_string(node) + "-memory", {{memory(node), true}}, shared->bandwidthBps / topology_.node.reduceBps};
 }
 
 }  // namespace ddl

@@ -34,11 +34,18 @@ class Cluster final : public PlatformDescription {
   PlatformLink link(LinkId id) const override;
   std::vector<RouteHop> route(Rank from, Rank to) const override;
   double reduceSecondsPerByte(Rank) const override { return 1 / topology_.node.reduceBps; }
+  // On a node whose ranks share one GPU's memory: a reduction of n bytes is memory traffic worth
+  // n x (memory bandwidth / reduce rate) bytes of copying, which alone takes n / reduce_Bps.
+  std::optional<ReductionTraffic> reductionTraffic(Rank rank) const override;
 
  private:
-  // Link ids: each node's own links then its GPU ports; then every node's NIC cables; then leaf uplinks.
-  LinkId nodeLinks() const { return static_cast<LinkId>(topology_.node.links.size() + topology_.node.gpus); }
+  // Link ids: each node's own links, then its GPU ports, then its shared memory if it has one; then every
+  // node's NIC cables; then leaf uplinks.
+  LinkId nodeLinks() const {
+    return static_cast<LinkId>(topology_.node.links.size() + topology_.node.gpus + (topology_.node.sharedMemory ? 1 : 0));
+  }
   LinkId port(int node, int gpu) const { return node * nodeLinks() + static_cast<LinkId>(topology_.node.links.size()) + gpu; }
+  LinkId memory(int node) const { return port(node, topology_.node.gpus); }
   LinkId cable(int node, int nic) const { return nodes_ * nodeLinks() + node * topology_.nicsUsed + nic; }
   LinkId uplink(int leaf) const { return nodes_ * nodeLinks() + static_cast<LinkId>(nodes_) * topology_.nicsUsed + leaf; }
   void appendNodeHops(std::vector<RouteHop>& route, int node, const std::vector<NodeHop>& hops) const;

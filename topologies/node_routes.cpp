@@ -96,12 +96,14 @@ NodeRoutes::NodeRoutes(const Topology& topology) : gpus_(topology.node.gpus) {
   gpuToGpu_.resize(static_cast<std::size_t>(gpus_ * gpus_));
   for (int from = 0; from < gpus_; ++from) {
     const ShortestPaths paths = dijkstra(graph, node, from);
-    for (int to = 0; to < gpus_; ++to) {
+    // Ranks sharing one GPU reach each other through its memory, not through the node's links.
+    for (int to = 0; to < gpus_ && !node.sharedMemory; ++to) {
       if (to == from) continue;
       if (std::isinf(paths.distance[static_cast<std::size_t>(to)]))
         unreachable(NodeTopology::gpuName(from), NodeTopology::gpuName(to));
       gpuToGpu_[index(from, to)] = paths.pathTo(to);
     }
+    if (topology.nicsUsed == 0) continue;  // a node on its own
     // The closest used NIC; equally close ones are shared out by GPU index.
     std::vector<int> closest;
     double best = std::numeric_limits<double>::infinity();

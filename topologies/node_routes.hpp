@@ -1,7 +1,8 @@
 #pragma once
 // Routes inside one node: between GPUs, and between each GPU and the NIC it uses. Shortest by latency
 // (fewest hops among equals); a GPU or a NIC is never crossed on the way to somewhere else, as GPUs do
-// not forward traffic over NVLink.
+// not forward traffic over NVLink. Ranks sharing one GPU's memory (NodeTopology::sharedMemory) need no
+// routes between them, and a node without NICs none to a NIC.
 
 #include <vector>
 

@@ -5,6 +5,7 @@
 // this way; sim/ turns a description into SimGrid zones, and `ddlsim platform --xml` into SimGrid XML.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,18 +15,36 @@ namespace ddl {
 
 using LinkId = std::int64_t;
 
-struct PlatformLink {
-  std::string name;
-  double bandwidthBps = 0;  // per direction
-  double latencySeconds = 0;
-  // A real link is full duplex and shared by the messages crossing it in one direction. An unshared
-  // link gives every message its full bandwidth: the no-contention assumption of the α-β model.
-  bool shared = true;
-};
-
 struct RouteHop {
   LinkId link;
   bool up;  // crossed in the direction the link was declared (split-duplex links have one of each)
+};
+
+// How the messages crossing a link share its bandwidth.
+enum class LinkSharing : std::uint8_t {
+  // Full duplex: each direction is shared by the messages crossing the link that way (NVLink, PCIe, NICs).
+  PerDirection,
+  // One bandwidth for all messages, whichever way they go: a GPU's memory, which every copy within the
+  // GPU reads and writes.
+  BothDirections,
+  // Every message gets the full bandwidth: the no-contention assumption of the α-β model.
+  None,
+};
+
+struct PlatformLink {
+  std::string name;
+  double bandwidthBps = 0;  // per direction (for BothDirections: in all)
+  double latencySeconds = 0;
+  LinkSharing sharing = LinkSharing::PerDirection;
+};
+
+// Where ranks share one device's memory, their reductions compete with their copies for it: each is then
+// charged as traffic over `route` (from the rank's host to `sinkHost`) of `bytesPerReducedByte` per byte
+// reduced, instead of γ on the rank's own host.
+struct ReductionTraffic {
+  std::string sinkHost;
+  std::vector<RouteHop> route;
+  double bytesPerReducedByte = 1;
 };
 
 class PlatformDescription {
@@ -37,6 +56,11 @@ class PlatformDescription {
   virtual std::vector<RouteHop> route(Rank from, Rank to) const = 0;
   // γ of the GPU rank `rank` runs on.
   virtual double reduceSecondsPerByte(Rank rank) const = 0;
+  // Set where rank `rank`'s reductions are memory traffic shared with other ranks (see ReductionTraffic).
+  virtual std::optional<ReductionTraffic> reductionTraffic(Rank rank) const {
+    (void)rank;
+    return std::nullopt;
+  }
 };
 
 }  // namespace ddl

@@ -12,7 +12,7 @@ constexpr double kMaxBandwidth = 1e15;
 constexpr double kMaxLatency = 1;
 
 NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
-  reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps"});
+  reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps", "shared_memory"});
   NodeTopology node;
   node.gpuModel = reader.stringAt(json, "gpu");
   node.gpus = static_cast<int>(reader.integerAt(json, "gpus", 1, 1024));
@@ -23,6 +23,13 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
   port.allowOnly(portJson, {"bandwidth_Bps", "latency_s"});
   node.portBandwidthBps = port.numberAt(portJson, "bandwidth_Bps", 1e6, kMaxBandwidth);
   node.portLatencySeconds = port.numberAt(portJson, "latency_s", 0, kMaxLatency);
+  if (reader.has(json, "shared_memory")) {
+    const JsonReader memory = reader.at("shared_memory");
+    const auto& memoryJson = json["shared_memory"];
+    memory.allowOnly(memoryJson, {"bandwidth_Bps", "latency_s"});
+    node.sharedMemory = NodeTopology::SharedMemory{memory.numberAt(memoryJson, "bandwidth_Bps", 1e6, kMaxBandwidth),
+                                                   memory.numberAt(memoryJson, "latency_s", 0, kMaxLatency)};
+  }
 
   std::set<std::string> names;
   for (int gpu = 0; gpu < node.gpus; ++gpu) names.insert(NodeTopology::gpuName(gpu));
@@ -58,7 +65,6 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
 
   const JsonReader nics = reader.at("nics");
   const auto& nicList = nics.array(reader.member(json, "nics"));
-  if (nicList.empty()) nics.fail("a node needs at least one NIC");
   for (std::size_t i = 0; i < nicList.size(); ++i) {
     const std::string name = nics.at(i).string(nicList[i]);
     if (!std::count(node.devices.begin(), node.devices.end(), name)) nics.at(i).fail("'" + name + "' is not a device");
@@ -102,9 +108,15 @@ Topology loadTopology(const std::string& path, const TopologyOverrides& override
   topology.path = path;
   topology.name = root.stringAt(json, "name");
   topology.node = readNode(root.at("node"), root.member(json, "node"));
-  topology.network = readNetwork(root.at("network"), root.member(json, "network"));
-  topology.nicsUsed = static_cast<int>(
-      root.integerAt(json, "nics_used", 1, static_cast<std::int64_t>(topology.node.nics.size())));
+  const auto nics = static_cast<std::int64_t>(topology.node.nics.size());
+  if (nics == 0) {
+    // A node without NICs (one GPU server on its own): jobs fit on one node, and need no network.
+    if (root.has(json, "network")) topology.network = readNetwork(root.at("network"), json["network"]);
+    topology.nicsUsed = root.has(json, "nics_used") ? static_cast<int>(root.integerAt(json, "nics_used", 0, 0)) : 0;
+  } else {
+    topology.network = readNetwork(root.at("network"), root.member(json, "network"));
+    topology.nicsUsed = static_cast<int>(root.integerAt(json, "nics_used", 1, nics));
+  }
   if (overrides.nicsPerNode) {
     if (overrides.nicsPerNode > static_cast<int>(topology.node.nics.size()))
       throw InvalidArgument(path + ": $.node.nics", "the node has " + std::to_string(topology.node.nics.size()) +

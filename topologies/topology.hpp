@@ -3,6 +3,7 @@
 // CPU sockets, switches, NICs; NVLink, X-bus, PCIe), how messages enter and leave a GPU, and the
 // network between nodes (NIC rate, leaves of a two-level fat tree, oversubscription). See README.md.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct NodeTopology {
   int gpus = 0;                       // devices gpu0 .. gpu(n-1)
   std::vector<std::string> devices;   // everything else: cpu0, switch0, nic0, ...
   std::vector<TopologyLink> links;
-  std::vector<std::string> nics;      // in order of preference; the first nicsUsed are cabled
+  std::vector<std::string> nics;      // in order of preference; the first nicsUsed are cabled (none: one node only)
   std::vector<int> rankOrder;         // local rank i runs on gpu rankOrder[i]
   // Every message enters and leaves a GPU through its port: the communication library's per-message
   // latency and the GPU's copy bandwidth.
@@ -29,6 +30,14 @@ struct NodeTopology {
   double portLatencySeconds = 0;
   // Throughput of an element-wise sum on the GPU, in bytes of the reduced buffer per second (γ = 1/this).
   double reduceBps = 0;
+  // Set where the node's "GPUs" are ranks sharing one physical GPU (the CUDA peer transport on one GPU):
+  // a message between them is a copy within that GPU's memory, and every such copy, and every rank's
+  // reduction, shares this one bandwidth (bytes copied per second), whichever way it goes.
+  struct SharedMemory {
+    double bandwidthBps = 0;
+    double latencySeconds = 0;
+  };
+  std::optional<SharedMemory> sharedMemory;
 
   static std::string gpuName(int gpu) { return "gpu" + std::to_string(gpu); }
 };

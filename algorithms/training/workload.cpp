@@ -14,4 +14,12 @@ Elements TrainingWorkload::gradientElements() const {
   return elements;
 }
 
+TrainingWorkload TrainingWorkload::scaled(double factor) const {
+  TrainingWorkload result = *this;
+  result.forwardSeconds *= factor;
+  result.optimizerSeconds *= factor;
+  for (GradientTensor& tensor : result.gradients) tensor.backwardSeconds *= factor;
+  return result;
+}
+
 }  // namespace ddl

@@ -30,6 +30,8 @@ struct TrainingWorkload {
   // Forward, backward and optimizer on one GPU: an iteration with no communication at all.
   double computeSeconds() const { return forwardSeconds + backwardSeconds() + optimizerSeconds; }
   Elements gradientElements() const;
+  // The same iteration with every compute time multiplied by `factor`: how CPU runs shrink a GPU's work.
+  TrainingWorkload scaled(double factor) const;
 };
 
 }  // namespace ddl

@@ -1,6 +1,5 @@
 // Allreduce in `ddlrun bench`: every rank starts with its own values and ends with the sum over all ranks.
 
-#include <climits>
 
 #include "runtime/bench/bench_collective.hpp"
 
@@ -17,14 +16,8 @@ std::int64_t countWrong(const void* buffer, Elements count, Rank, int ranks, Dat
   return wrong;
 }
 
-bool mpiBaseline(void* buffer, Elements count, DataType type, MPI_Comm communicator) {
-  if (mpiType(type) == MPI_DATATYPE_NULL || count > INT_MAX) return false;
-  MPI_Allreduce(MPI_IN_PLACE, buffer, static_cast<int>(count), mpiType(type), MPI_SUM, communicator);
-  return true;
-}
-
 }  // namespace
 
-extern const BenchCollective kAllreduceBench{CollectiveKind::Allreduce, fill, countWrong, mpiBaseline};
+extern const BenchCollective kAllreduceBench{CollectiveKind::Allreduce, fill, countWrong};
 
 }  // namespace ddl

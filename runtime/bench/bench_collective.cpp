@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/host_reduce.hpp"
+#include "runtime/narrow_floats.hpp"
 
 namespace ddl {
 
@@ -39,6 +39,7 @@ void writeValue(void* buffer, Elements index, double value, DataType type) {
     case DataType::Float32: static_cast<float*>(buffer)[index] = static_cast<float>(value); return;
     case DataType::Float64: static_cast<double*>(buffer)[index] = value; return;
     case DataType::BFloat16: static_cast<unsigned short*>(buffer)[index] = floatToBfloat16(static_cast<float>(value)); return;
+    case DataType::Float16: static_cast<unsigned short*>(buffer)[index] = floatToFloat16(static_cast<float>(value)); return;
   }
 }
 
@@ -47,17 +48,9 @@ double readValue(const void* buffer, Elements index, DataType type) {
     case DataType::Float32: return static_cast<const float*>(buffer)[index];
     case DataType::Float64: return static_cast<const double*>(buffer)[index];
     case DataType::BFloat16: return bfloat16ToFloat(static_cast<const unsigned short*>(buffer)[index]);
+    case DataType::Float16: return float16ToFloat(static_cast<const unsigned short*>(buffer)[index]);
   }
   return 0;
-}
-
-MPI_Datatype mpiType(DataType type) {
-  switch (type) {
-    case DataType::Float32: return MPI_FLOAT;
-    case DataType::Float64: return MPI_DOUBLE;
-    case DataType::BFloat16: return MPI_DATATYPE_NULL;
-  }
-  return MPI_DATATYPE_NULL;
 }
 
 }  // namespace ddl

@@ -1,9 +1,7 @@
 #pragma once
 // What a collective contributes to `ddlrun bench`, as each nccl-tests collective file does to its shared
-// harness: how each rank's buffer starts, what it must hold afterwards, its bus bandwidth factor, and the
-// MPI library's own implementation for --baseline mpi. One definition per file in this folder.
-
-#include <mpi.h>
+// harness: how each rank's buffer starts and what it must hold afterwards. One definition per file in this
+// folder; the libraries' own collectives for --baseline are in mpi/ and nccl/.
 
 #include <cstdint>
 
@@ -18,18 +16,16 @@ struct BenchCollective {
   void (*fill)(void* buffer, Elements count, Rank rank, int ranks, DataType type);
   // How many of the elements the collective defines on `rank` differ from the exact expected result.
   std::int64_t (*countWrong)(const void* buffer, Elements count, Rank rank, int ranks, DataType type);
-  // MPI's own collective on the same buffer, in place; false if MPI has no such operation for `type`.
-  bool (*mpiBaseline)(void* buffer, Elements count, DataType type, MPI_Comm communicator);
 };
 
 const BenchCollective& benchCollective(CollectiveKind kind);
 
 // The values every collective's check builds on: small integers, so that sums over up to thousands of
-// ranks are exact in float32 (and over up to 256 in bfloat16, whose values are -1, 0 or 1).
+// ranks are exact in float32, over up to 256 in float16 (integers are exact up to 2048; values lie in -8..8),
+// and over up to 256 in bfloat16, whose values are -1, 0 or 1 (integers are exact up to 256).
 double patternValue(Elements index, Rank rank, DataType type);
 double patternSum(Elements index, int ranks, DataType type);
 void writeValue(void* buffer, Elements index, double value, DataType type);
 double readValue(const void* buffer, Elements index, DataType type);
-MPI_Datatype mpiType(DataType type);  // MPI_DATATYPE_NULL where MPI has none
 
 }  // namespace ddl

@@ -7,9 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
-#include "runtime/mpi/mpi_transport.hpp"
+#include "runtime/transport_buffer.hpp"
 #include "algorithms/io/output_file.hpp"
 
 namespace ddl {
@@ -33,31 +34,37 @@ double busFactor(CollectiveKind kind, int ranks) {
   return kind == CollectiveKind::Allreduce ? 2 * share : share;
 }
 
+// The buffer a size's runs work on, filled with its starting values.
+void fillBuffer(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer, Elements count,
+                const World& world) {
+  collective.fill(buffer.host(), count, world.rank(), world.size(), options.type);
+  buffer.toTransport(static_cast<std::size_t>(count) * sizeOf(options.type));
+}
+
 template <class Run>
-double timeRuns(const BenchOptions& options, MPI_Comm communicator, Run&& run) {
+double timeRuns(const BenchOptions& options, World& world, Run&& run) {
   for (int i = 0; i < options.warmup; ++i) run();
-  MPI_Barrier(communicator);
+  world.barrier();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < options.iterations; ++i) run();
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / options.iterations;
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, communicator);
-  return seconds;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / options.iterations;
+  return world.maxOverRanks(seconds);
 }
 
 template <class Run>
-std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& collective, std::vector<char>& buffer,
-                       Elements count, Rank rank, int ranks, MPI_Comm communicator, Run&& run) {
+std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer,
+                       Elements count, World& world, Run&& run) {
   std::int64_t wrong = 0;
   for (int c = 0; c < options.checks; ++c) {
-    collective.fill(buffer.data(), count, rank, ranks, options.type);
+    fillBuffer(options, collective, buffer, count, world);
     run();
-    wrong += collective.countWrong(buffer.data(), count, rank, ranks, options.type);
+    buffer.fromTransport(static_cast<std::size_t>(count) * sizeOf(options.type));
+    wrong += collective.countWrong(buffer.host(), count, world.rank(), world.size(), options.type);
   }
-  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT64_T, MPI_SUM, communicator);
-  return wrong;
+  return world.sumOverRanks(wrong);
 }
 
-std::string header(const BenchOptions& options, int ranks, const std::string& description) {
+std::string header(const BenchOptions& options, int ranks, const std::string& description, const BenchBaseline* baseline) {
   char text[512];
   std::snprintf(text, sizeof text,
                 "# ddlrun bench: %s %s, %d ranks, %s, sum, in place; pieces of %zu B\n"
@@ -69,24 +76,24 @@ std::string header(const BenchOptions& options, int ranks, const std::string& de
   std::snprintf(text, sizeof text, "# %12s %12s %9s %10s %8s %8s %7s", "size", "count", "type", "time", "algbw", "busbw",
                 "#wrong");
   out += text;
-  if (options.baselineMpi) {
+  if (baseline) {
     std::snprintf(text, sizeof text, "   %10s %8s %8s %7s", "time", "algbw", "busbw", "#wrong");
     out += text;
   }
   std::snprintf(text, sizeof text, "\n# %12s %12s %9s %10s %8s %8s %7s", "(B)", "(elements)", "", "(us)", "(GB/s)", "(GB/s)", "");
   out += text;
-  if (options.baselineMpi) {
-    std::snprintf(text, sizeof text, "   %10s %8s %8s %7s  <- MPI", "(us)", "(GB/s)", "(GB/s)", "");
+  if (baseline) {
+    std::snprintf(text, sizeof text, "   %10s %8s %8s %7s  <- %s", "(us)", "(GB/s)", "(GB/s)", "", baseline->name().c_str());
     out += text;
   }
   return out + "\n";
 }
 
-std::string tableRow(const BenchOptions& options, const Row& row, int ranks) {
+std::string tableRow(const BenchOptions& options, const Row& row, int ranks, const BenchBaseline* baseline) {
   const double factor = busFactor(options.collective, ranks);
   auto columns = [&](const Measurement& m) {
     char text[128];
-    if (!m.available) return std::string("   (not available in MPI for this type)");
+    if (!m.available) return "   (not available in " + baseline->name() + ")";
     const double algbw = m.seconds > 0 ? static_cast<double>(row.bytes) / m.seconds / 1e9 : 0;
     std::snprintf(text, sizeof text, " %10.2f %8.2f %8.2f %7lld", m.seconds * 1e6, algbw, algbw * factor,
                   static_cast<long long>(m.wrong));
@@ -96,31 +103,28 @@ std::string tableRow(const BenchOptions& options, const Row& row, int ranks) {
   std::snprintf(text, sizeof text, "  %12lld %12lld %9s", static_cast<long long>(row.bytes), static_cast<long long>(row.count),
                 std::string(toString(options.type)).c_str());
   std::string line = text + columns(row.ours);
-  if (options.baselineMpi) line += "  " + columns(row.baseline);
+  if (baseline) line += "  " + columns(row.baseline);
   return line + "\n";
-}
-
-nlohmann::json measurementJson(const Measurement& m, const Row& row, double factor) {
-  if (!m.available) return nullptr;
-  const double algbw = m.seconds > 0 ? static_cast<double>(row.bytes) / m.seconds : 0;
-  return {{"time_s", m.seconds}, {"algbw_Bps", algbw}, {"busbw_Bps", algbw * factor}, {"wrong", m.wrong}};
 }
 
 }  // namespace
 
-int runBench(const BenchOptions& options, MPI_Comm communicator) {
-  MpiTransport transport(communicator);
-  const Rank rank = transport.rank();
-  const int ranks = transport.size();
+int runBench(const BenchOptions& options, RankContext& context) {
+  World& world = context.world;
+  Transport& transport = context.transport;
+  BenchBaseline* baseline = context.baseline;
+  const Rank rank = world.rank();
+  const int ranks = world.size();
   const BenchCollective& collective = benchCollective(options.collective);
   const std::size_t elementBytes = sizeOf(options.type);
   const std::string description = options.algorithm->description(options.algorithmOptions);
   ProgramRunner runner(transport, options.run);
-  std::vector<char> buffer(static_cast<std::size_t>(options.maxBytes) + elementBytes);
+  TransportBuffer buffer(transport, static_cast<std::size_t>(options.maxBytes) + elementBytes);
 
   std::vector<Row> rows;
   std::int64_t totalWrong = 0;
-  if (rank == 0 && options.format == BenchOptions::Format::Table) std::fputs(header(options, ranks, description).c_str(), stdout);
+  if (rank == 0 && options.format == BenchOptions::Format::Table)
+    std::fputs(header(options, ranks, description, baseline).c_str(), stdout);
   Elements previous = -1;
   for (double bytes = static_cast<double>(options.minBytes); bytes <= static_cast<double>(options.maxBytes) * (1 + 1e-9);
        bytes *= options.factor) {
@@ -131,24 +135,28 @@ int runBench(const BenchOptions& options, MPI_Comm communicator) {
                                          {options.collective, ranks, count, static_cast<int>(elementBytes)},
                                          options.algorithmOptions)
                                 .program(rank);
+    reserveChannels(context, std::span(&program, 1));
     Row row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}};
     auto ours = [&] { runner.run(program, buffer.data(), options.type); };
     try {
-      collective.fill(buffer.data(), count, rank, ranks, options.type);
-      row.ours.seconds = timeRuns(options, communicator, ours);
-      row.ours.wrong = checkRuns(options, collective, buffer, count, rank, ranks, communicator, ours);
+      fillBuffer(options, collective, buffer, count, world);
+      row.ours.seconds = timeRuns(options, world, ours);
+      row.ours.wrong = checkRuns(options, collective, buffer, count, world, ours);
     } catch (const TransportError& error) {
       transport.abortJob("bench of " + std::to_string(row.bytes) + " bytes: " + error.what());
     }
     totalWrong += row.ours.wrong;
-    if (options.baselineMpi) {
-      auto mpi = [&] { row.baseline.available = collective.mpiBaseline(buffer.data(), count, options.type, communicator); };
-      collective.fill(buffer.data(), count, rank, ranks, options.type);
-      row.baseline.seconds = timeRuns(options, communicator, mpi);
-      row.baseline.wrong = checkRuns(options, collective, buffer, count, rank, ranks, communicator, mpi);
+    if (baseline) {
+      row.baseline.available = baseline->available(options.collective, count, options.type);
+      if (row.baseline.available) {
+        auto library = [&] { baseline->run(options.collective, buffer.data(), count, options.type); };
+        fillBuffer(options, collective, buffer, count, world);
+        row.baseline.seconds = timeRuns(options, world, library);
+        row.baseline.wrong = checkRuns(options, collective, buffer, count, world, library);
+      }
     }
     if (rank == 0 && options.format == BenchOptions::Format::Table) {
-      std::fputs(tableRow(options, row, ranks).c_str(), stdout);
+      std::fputs(tableRow(options, row, ranks, baseline).c_str(), stdout);
       std::fflush(stdout);
     }
     rows.push_back(row);
@@ -157,21 +165,21 @@ int runBench(const BenchOptions& options, MPI_Comm communicator) {
   if (rank == 0) {
     const double factor = busFactor(options.collective, ranks);
     if (options.format == BenchOptions::Format::Json) {
-      nlohmann::json list = nlohmann::json::array();
+      CollectiveSweep sweep{"ddlrun bench", options.configuration, std::string(toString(options.collective)), description,
+                            ranks, std::string(toString(options.type)), factor, {}};
       for (const Row& row : rows) {
-        nlohmann::json entry = {{"bytes", row.bytes}, {"count", row.count}, {"type", toString(options.type)},
-                                {"result", measurementJson(row.ours, row, factor)}};
-        if (options.baselineMpi) entry["mpi"] = measurementJson(row.baseline, row, factor);
-        list.push_back(entry);
+        CollectiveSweepRow entry{row.bytes, row.count, {row.ours.seconds, row.ours.wrong}, std::nullopt, ""};
+        if (baseline && row.baseline.available) {
+          entry.baseline = CollectiveTime{row.baseline.seconds, row.baseline.wrong};
+          entry.baselineLibrary = baseline->name();
+        }
+        sweep.rows.push_back(entry);
       }
-      const nlohmann::json json = {{"source", "ddlrun bench"}, {"collective", toString(options.collective)},
-                                   {"algorithm", description}, {"ranks", ranks},
-                                   {"in_place", true},         {"rows", list}};
-      writeOutput(options.out, [&](std::ostream& out) { out << json.dump(1) << "\n"; });
+      writeOutput(options.out, [&](std::ostream& out) { out << collectiveSweepToJson(sweep).dump(1) << "\n"; });
     } else if (options.format == BenchOptions::Format::Csv) {
       writeOutput(options.out, [&](std::ostream& out) {
         out << "bytes,count,type,time_s,algbw_Bps,busbw_Bps,wrong";
-        if (options.baselineMpi) out << ",mpi_time_s,mpi_algbw_Bps,mpi_busbw_Bps,mpi_wrong";
+        if (baseline) out << ",baseline,baseline_time_s,baseline_algbw_Bps,baseline_busbw_Bps,baseline_wrong";
         out << "\n";
         for (const Row& row : rows) {
           auto cells = [&](const Measurement& m) {
@@ -182,7 +190,7 @@ int runBench(const BenchOptions& options, MPI_Comm communicator) {
             return text.str();
           };
           out << row.bytes << "," << row.count << "," << toString(options.type) << "," << cells(row.ours);
-          if (options.baselineMpi) out << "," << cells(row.baseline);
+          if (baseline) out << "," << baseline->name() << "," << cells(row.baseline);
           out << "\n";
         }
       });

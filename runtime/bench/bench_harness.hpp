@@ -1,9 +1,7 @@
 #pragma once
 // `ddlrun bench`: one collective algorithm over a range of sizes, timed and checked the way nccl-tests
-// does it, optionally beside the MPI library's own collective. The harness is written once; collectives
-// plug in through BenchCollective.
-
-#include <mpi.h>
+// does it, optionally beside a library's own collective (MPI's or NCCL's). The harness is written once:
+// collectives plug in through BenchCollective, transports and worlds through RankContext.
 
 #include <cstdint>
 #include <string>
@@ -11,6 +9,7 @@
 #include "algorithms/collectives/algorithm.hpp"
 #include "runtime/data_type.hpp"
 #include "runtime/program_runner.hpp"
+#include "runtime/rank_context.hpp"
 
 namespace ddl {
 
@@ -25,14 +24,14 @@ struct BenchOptions {
   int warmup = 5;
   int checks = 1;  // checked runs per size
   DataType type = DataType::Float32;
-  bool baselineMpi = false;
   enum class Format { Table, Csv, Json } format = Format::Table;
   std::string out;
+  std::string configuration;  // a label for the results, to join them with predictions
   RunOptions run;
 };
 
 // Every rank calls it. Returns the exit status: 0, or 1 if any element was wrong; a peer that stops
-// answering ends the whole job through MPI_Abort.
-int runBench(const BenchOptions& options, MPI_Comm communicator);
+// answering ends the whole job through the transport's abortJob.
+int runBench(const BenchOptions& options, RankContext& context);
 
 }  // namespace ddl

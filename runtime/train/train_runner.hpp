@@ -1,15 +1,15 @@
 #pragma once
 // `ddlrun train SCENARIO`: the scenario's training iteration run for real on the job's ranks, one point
 // per algorithm. Gradient buffers have the model's sizes and each bucket's allreduce runs on them over the
-// transport; compute is emulated by letting its measured time pass (scaled by --compute-scale so a CPU
-// cluster need not wait for P100-length iterations), so communication overlaps it as on a GPU, whose
-// compute does not occupy the host's cores. Results use ddlsim's schema, point for point.
-
-#include <mpi.h>
+// transport as soon as the emulated backward pass has produced its gradients; compute takes the model's
+// measured time (scaled by --compute-scale, so that a CPU cluster need not wait for P100-length
+// iterations) where the rank's ComputeEmulator spends it, so communication overlaps it for real. Results
+// use ddlsim's schema, point for point.
 
 #include <string>
 
 #include "runtime/program_runner.hpp"
+#include "runtime/rank_context.hpp"
 
 namespace ddl {
 
@@ -20,10 +20,11 @@ struct TrainOptions {
   int warmup = 1;
   bool json = false;
   std::string out;
+  std::string configuration;  // the points' label; the scenario's name if empty
   RunOptions run;
 };
 
 // Every rank calls it; returns the exit status (1 if a checked allreduce was wrong).
-int runTrain(const TrainOptions& options, MPI_Comm communicator);
+int runTrain(const TrainOptions& options, RankContext& context);
 
 }  // namespace ddl

@@ -16,6 +16,13 @@ class Ddlrun : public DdlsimRun {
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
   }
+  // Without mpirun: the in-process transports run every rank in this one process.
+  Result ddlrunAlone(const std::string& arguments) {
+    const std::string command = "DDLSCALE_DATA_DIR=" + std::string(DDLSCALE_SOURCE_DIR) + " " + DDLRUN_PATH + " " + arguments +
+                                " >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "out"), slurp(dir_ / "err")};
+  }
 };
 
 TEST_F(Ddlrun, BenchReportsTimesAndBandwidthsWithNothingWrong) {
@@ -25,9 +32,10 @@ TEST_F(Ddlrun, BenchReportsTimesAndBandwidthsWithNothingWrong) {
   EXPECT_EQ(json["ranks"], 3);
   ASSERT_EQ(json["rows"].size(), 3u);
   for (const auto& row : json["rows"]) {
-    EXPECT_EQ(row["result"]["wrong"], 0);
-    EXPECT_EQ(row["mpi"]["wrong"], 0);
-    EXPECT_NEAR(row["result"]["busbw_Bps"].get<double>(), row["result"]["algbw_Bps"].get<double>() * 4 / 3, 1e-3);
+    EXPECT_EQ(row["wrong"], 0);
+    EXPECT_EQ(row["baseline"]["library"], "MPI");
+    EXPECT_EQ(row["baseline"]["wrong"], 0);
+    EXPECT_NEAR(row["busbw_Bps"].get<double>(), row["algbw_Bps"].get<double>() * 4 / 3, 1e-3);
   }
 }
 
@@ -44,8 +52,12 @@ TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
       {"bench --algorithm ddl --dims 3x3", "dims"},
       {"bench --algorithm ring -b 1M -e 1K", "--min-bytes"},
       {"bench --algorithm ring -b 12Q", "--min-bytes"},
-      {"bench --algorithm ring --type float16", "--type"},
+      {"bench --algorithm ring --type int8", "--type"},
       {"bench --algorithm ring --baseline nccl", "--baseline"},
+      {"bench --algorithm ring --transport carrier-pigeon", "--transport"},
+      {"bench --algorithm ring --ranks 4", "--ranks"},
+      {"bench --algorithm ring --transport threads --ranks 2", "--transport"},  // under mpirun -np 2
+      {"bench --algorithm ring --transport threads --baseline mpi", "--baseline"},
       {"bench --algorithm ring --timeout-s 0", "--timeout-s"},
       {"train /nonexistent/scenario.json", "/nonexistent/scenario.json"},
   };
@@ -54,6 +66,49 @@ TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
     EXPECT_EQ(result.exitCode, 2) << arguments << "\n" << result.err;
     EXPECT_NE(result.err.find(field), std::string::npos) << arguments << "\n" << result.err;
   }
+}
+
+TEST_F(Ddlrun, ThreadsTransportRunsEveryRankInOneProcess) {
+  const Result result = ddlrunAlone("bench --transport threads --ranks 5 --algorithm ddl --dims 5 -b 1K -e 1M -f 32 -n 2 -w 1 "
+                                    "--type float16 --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["ranks"], 5);
+  EXPECT_EQ(json["type"], "float16");
+  ASSERT_EQ(json["rows"].size(), 3u);
+  for (const auto& row : json["rows"]) EXPECT_EQ(row["wrong"], 0);
+}
+
+TEST_F(Ddlrun, InProcessTransportsNeedARankCountThatThreadsCanHold) {
+  for (const char* ranks : {"", " --ranks 0", " --ranks 100000"}) {
+    const Result result = ddlrunAlone(std::string("bench --transport threads --algorithm ring") + ranks);
+    EXPECT_EQ(result.exitCode, 2) << ranks;
+    EXPECT_NE(result.err.find("--ranks"), std::string::npos) << result.err;
+    EXPECT_EQ(result.out, "") << "no partial output";
+  }
+}
+
+TEST_F(Ddlrun, GpuTransportsRunWhereThereIsAGpuAndExitTwoSayingWhyWhereThereIsNone) {
+  const Result result = ddlrunAlone("bench --transport cuda-peer --ranks 2 --algorithm ring -b 1M -e 1M --json");
+  if (result.exitCode == 0) {
+    EXPECT_EQ(nlohmann::json::parse(result.out)["rows"][0]["wrong"], 0);
+  } else {
+    EXPECT_EQ(result.exitCode, 2) << result.err;
+    EXPECT_NE(result.err.find("--transport"), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty()) << "no partial output: " << result.out;
+  }
+}
+
+TEST_F(Ddlrun, TrainRunsOnTheThreadsTransportToo) {
+  nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
+  scenario["algorithms"] = {{{"name", "halving-doubling"}}};
+  const fs::path path = dir_ / "scenario.json";
+  std::ofstream(path) << scenario.dump();
+  const Result result = ddlrunAlone("train " + path.string() + " --transport threads --ranks 3 --compute-scale 0.01 -n 1 -w 0 --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  ASSERT_EQ(json["points"].size(), 1u);
+  EXPECT_EQ(json["points"][0]["gpus"], 3);
 }
 
 TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {

@@ -73,9 +73,17 @@ TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {
 TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
   Result result = ddlsim("collective --algorithm ddl --dims 4x4 --topology minsky-p100-ib-edr --gpus 16 --bytes 4000000 --json");
   ASSERT_EQ(result.exitCode, 0) << result.err;
-  const nlohmann::json json = nlohmann::json::parse(result.out);
-  EXPECT_EQ(json["nodes"], 4);
-  EXPECT_NEAR(json["busbw_Bps"].get<double>(), json["algbw_Bps"].get<double>() * 2 * 15 / 16, 1);
+  nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["ranks"], 16);
+  ASSERT_EQ(json["rows"].size(), 1u);
+  EXPECT_NEAR(json["rows"][0]["busbw_Bps"].get<double>(), json["rows"][0]["algbw_Bps"].get<double>() * 2 * 15 / 16, 1);
+  result = ddlsim("collective --algorithm ring --topology minsky-p100-ib-edr --gpus 8 -b 1M -e 16M -f 4 --json --configuration x");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["configuration"], "x");
+  ASSERT_EQ(json["rows"].size(), 3u);
+  EXPECT_EQ(json["rows"][2]["bytes"], 16 << 20);
+  EXPECT_LT(json["rows"][0]["time_s"].get<double>(), json["rows"][2]["time_s"].get<double>());
   result = ddlsim("collective --algorithm ring --topology minsky-p100-ib-edr --gpus 0");
   EXPECT_EQ(result.exitCode, 2);
   EXPECT_NE(result.err.find("--gpus"), std::string::npos);

@@ -24,7 +24,9 @@ TEST(Topology, EveryShippedFileLoadsAndConnectsEveryGpu) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(DDLSCALE_SOURCE_DIR) + "/topologies")) {
     if (entry.path().extension() != ".json") continue;
     const Topology topology = loadTopology(entry.path().string());
-    const Cluster cluster(topology, 3 * topology.node.gpus, Placement::Packed);
+    // A node without NICs stands alone: its jobs fit on it.
+    const int nodes = topology.nicsUsed > 0 ? 3 : 1;
+    const Cluster cluster(topology, nodes * topology.node.gpus, Placement::Packed);
     for (Rank from = 0; from < cluster.hosts(); ++from)
       for (Rank to = 0; to < cluster.hosts(); ++to)
         EXPECT_TRUE(from == to || cluster.route(from, to).size() >= 3) << entry.path() << " " << from << " -> " << to;
@@ -86,6 +88,24 @@ std::string faultyField(const std::string& json) {
     return error.field().substr(path.size() + 2);
   }
   return "(no error)";
+}
+
+TEST(SharedGpuTopology, RanksOnOneGpuMeetInItsMemory) {
+  const Cluster cluster(loadTopology(topologyFile("h200-ranks-sharing-one-gpu")), 8, Placement::Packed);
+  EXPECT_EQ(linkNames(cluster, 0, 5), (std::vector<std::string>{"n0-gpu0-port+", "n0-memory+", "n0-gpu5-port-"}));
+  EXPECT_EQ(linkNames(cluster, 5, 0), (std::vector<std::string>{"n0-gpu5-port+", "n0-memory+", "n0-gpu0-port-"}));
+  const RouteHop memory = cluster.route(0, 5)[1];
+  EXPECT_EQ(cluster.link(memory.link).sharing, LinkSharing::BothDirections);
+}
+
+TEST(SharedGpuTopology, AJobMustFitOnItsOneNode) {
+  const Topology topology = loadTopology(topologyFile("h200-ranks-sharing-one-gpu"));
+  try {
+    Cluster(topology, topology.node.gpus + 1, Placement::Packed);
+    FAIL() << "a job larger than a NIC-less node was placed";
+  } catch (const InvalidArgument& error) {
+    EXPECT_EQ(error.field(), topology.path + ": $.node.nics") << error.what();
+  }
 }
 
 TEST(Topology, NamesTheFieldOfAnythingMalformed) {

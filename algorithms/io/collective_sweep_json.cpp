@@ -1,0 +1,35 @@
+#include "algorithms/io/collective_sweep_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace ddl {
+namespace {
+
+void addTime(nlohmann::json& into, const CollectiveTime& time, double bytes, double busFactor) {
+  const double algbw = time.seconds > 0 ? bytes / time.seconds : 0;
+  into["time_s"] = time.seconds;
+  into["algbw_Bps"] = algbw;
+  into["busbw_Bps"] = algbw * busFactor;
+  if (time.wrong) into["wrong"] = *time.wrong;
+}
+
+}  // namespace
+
+nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CollectiveSweepRow& row : sweep.rows) {
+    nlohmann::json entry = {{"bytes", row.bytes}, {"count", row.count}};
+    addTime(entry, row.result, static_cast<double>(row.bytes), sweep.busFactor);
+    if (row.baseline) {
+      nlohmann::json baseline = {{"library", row.baselineLibrary}};
+      addTime(baseline, *row.baseline, static_cast<double>(row.bytes), sweep.busFactor);
+      entry["baseline"] = baseline;
+    }
+    rows.push_back(entry);
+  }
+  return {{"source", sweep.source}, {"configuration", sweep.configuration}, {"collective", sweep.collective},
+          {"algorithm", sweep.algorithm}, {"ranks", sweep.ranks},           {"type", sweep.type},
+          {"rows", rows}};
+}
+
+}  // namespace ddl

@@ -1,0 +1,62 @@
+#include "runtime/cuda/gpu_compute_emulator.hpp"
+
+#include <cstdint>
+
+#include "runtime/cuda/cuda_error.hpp"
+
+namespace ddl {
+namespace {
+
+__device__ __forceinline__ std::uint64_t globalNanoseconds() {
+  std::uint64_t now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+// Each block waits `nanoseconds` from its own start (blocks start within microseconds of each other;
+// phases last milliseconds); the sleep between looks leaves the SM's issue slots to the kernels beside it.
+__global__ void busyWait(std::uint64_t nanoseconds) {
+  if (threadIdx.x != 0) return;
+  const std::uint64_t start = globalNanoseconds();
+  while (globalNanoseconds() - start < nanoseconds) __nanosleep(500);
+}
+
+}  // namespace
+
+void launchBusyWait(double seconds, int multiprocessors, cudaStream_t stream) {
+  if (!(seconds > 0)) return;
+  busyWait<<<multiprocessors, 32, 0, stream>>>(static_cast<std::uint64_t>(seconds * 1e9));
+  DDL_CUDA(cudaGetLastError());
+}
+
+GpuComputeEmulator::GpuComputeEmulator(int device) : device_(device) {
+  CurrentDevice current(device_);
+  DDL_CUDA(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device_));
+  DDL_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+}
+
+GpuComputeEmulator::~GpuComputeEmulator() {
+  CurrentDevice current(device_);
+  for (cudaEvent_t event : phaseEnds_) cudaEventDestroy(event);
+  cudaStreamDestroy(stream_);
+}
+
+void GpuComputeEmulator::start(const std::vector<double>& phaseSeconds) {
+  CurrentDevice current(device_);
+  while (phaseEnds_.size() < phaseSeconds.size()) {
+    cudaEvent_t event;
+    DDL_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    phaseEnds_.push_back(event);
+  }
+  for (std::size_t phase = 0; phase < phaseSeconds.size(); ++phase) {
+    launchBusyWait(phaseSeconds[phase], multiprocessors_, stream_);
+    DDL_CUDA(cudaEventRecord(phaseEnds_[phase], stream_));
+  }
+}
+
+void GpuComputeEmulator::waitForPhase(std::size_t phase) {
+  CurrentDevice current(device_);
+  DDL_CUDA(cudaEventSynchronize(phaseEnds_.at(phase)));
+}
+
+}  // namespace ddl

@@ -1,0 +1,29 @@
+#pragma once
+// What a transport has in flight: request ids beside the work that completes them, in posting order.
+
+#include <utility>
+#include <vector>
+
+#include "runtime/transport.hpp"
+
+namespace ddl {
+
+// Removes the entries `finished(work)` says are done, keeping the others in order, and returns the
+// removed ids in order: one pass of a transport's waitSome.
+template <class Work, class Finished>
+std::vector<RequestId> takeFinished(std::vector<std::pair<RequestId, Work>>& inFlight, Finished&& finished) {
+  std::vector<RequestId> done;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < inFlight.size(); ++i) {
+    if (finished(inFlight[i].second)) {
+      done.push_back(inFlight[i].first);
+    } else {
+      if (kept != i) inFlight[kept] = std::move(inFlight[i]);
+      ++kept;
+    }
+  }
+  inFlight.resize(kept);
+  return done;
+}
+
+}  // namespace ddl

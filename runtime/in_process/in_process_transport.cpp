@@ -1,0 +1,57 @@
+#include "runtime/in_process/in_process_transport.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "runtime/in_flight.hpp"
+
+namespace ddl {
+
+RequestId InProcessTransport::track(std::shared_ptr<PostedWork> work) {
+  inFlight_.emplace_back(next_, std::move(work));
+  return next_++;
+}
+
+RequestId InProcessTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
+  return track(fabric_.post(rank_, peer, channel, true, const_cast<void*>(data), bytes));
+}
+
+RequestId InProcessTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
+  return track(fabric_.post(rank_, peer, channel, false, data, bytes));
+}
+
+RequestId InProcessTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
+  auto work = std::make_shared<PostedWork>();
+  work->completion = engine_.reduce(rank_, into, from, count, type);
+  work->started.store(true, std::memory_order_relaxed);
+  return track(std::move(work));
+}
+
+std::vector<RequestId> InProcessTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+  if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
+  while (true) {
+    const std::uint64_t seen = fabric_.newsOf(rank_);
+    bool polling = false;  // some started work can only be seen finishing by looking again
+    std::vector<RequestId> done = takeFinished(inFlight_, [&](const std::shared_ptr<PostedWork>& work) {
+      if (!work->started.load(std::memory_order_acquire)) return false;
+      if (!work->error.empty()) throw TransportError(work->error);
+      const bool finished = !work->completion || work->completion->done();
+      polling = polling || !finished;
+      return finished;
+    });
+    if (!done.empty()) return done;
+    const auto now = std::chrono::steady_clock::now();
+    if (now > deadline)
+      throw TransportError(std::to_string(inFlight_.size()) + " messages still waiting for their peers");
+    fabric_.waitForNews(rank_, seen, polling ? std::min(deadline, now + engine_.pollInterval()) : deadline);
+  }
+}
+
+void InProcessTransport::abortJob(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+}  // namespace ddl

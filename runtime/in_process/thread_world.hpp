@@ -1,0 +1,58 @@
+#pragma once
+// The threads of one process, one per rank, as a World.
+
+#include <algorithm>
+#include <barrier>
+#include <vector>
+
+#include "runtime/world.hpp"
+
+namespace ddl {
+
+// What the threads share; each thread holds a ThreadWorld view of it.
+class ThreadGroup {
+ public:
+  explicit ThreadGroup(int ranks)
+      : ranks_(ranks), barrier_(ranks), doubles_(static_cast<std::size_t>(ranks)), integers_(static_cast<std::size_t>(ranks)) {}
+  int size() const { return ranks_; }
+
+ private:
+  friend class ThreadWorld;
+  int ranks_;
+  std::barrier<> barrier_;
+  std::vector<double> doubles_;
+  std::vector<std::int64_t> integers_;
+};
+
+class ThreadWorld final : public World {
+ public:
+  ThreadWorld(ThreadGroup& group, Rank rank) : group_(group), rank_(rank) {}
+  Rank rank() const override { return rank_; }
+  int size() const override { return group_.ranks_; }
+  void barrier() override { group_.barrier_.arrive_and_wait(); }
+  double maxOverRanks(double value) override {
+    return gather(group_.doubles_, value, [](const std::vector<double>& all) { return *std::max_element(all.begin(), all.end()); });
+  }
+  std::int64_t sumOverRanks(std::int64_t value) override {
+    return gather(group_.integers_, value, [](const std::vector<std::int64_t>& all) {
+      std::int64_t sum = 0;
+      for (std::int64_t v : all) sum += v;
+      return sum;
+    });
+  }
+
+ private:
+  template <class T, class Combine>
+  T gather(std::vector<T>& slots, T value, Combine combine) {
+    slots[static_cast<std::size_t>(rank_)] = value;
+    barrier();
+    const T result = combine(slots);
+    barrier();  // nobody overwrites a slot before every rank has read them all
+    return result;
+  }
+
+  ThreadGroup& group_;
+  Rank rank_;
+};
+
+}  // namespace ddl

@@ -1,0 +1,170 @@
+#include "runtime/nccl/nccl_transport.hpp"
+
+#include <sched.h>
+
+#include <cstdio>
+
+#include "runtime/cuda/cuda_error.hpp"
+#include "runtime/cuda/event_completion.hpp"
+#include "runtime/cuda/reduce_kernels.hpp"
+#include "runtime/in_flight.hpp"
+
+namespace ddl {
+namespace {
+
+// This process's index among the job's processes on its node.
+int localRank(MPI_Comm communicator) {
+  MPI_Comm node;
+  MPI_Comm_split_type(communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  return local;
+}
+
+}  // namespace
+
+void checkNccl(ncclResult_t result, const char* call) {
+  if (result != ncclSuccess && result != ncclInProgress)
+    throw TransportError(std::string(call) + ": " + ncclGetErrorString(result));
+}
+
+NcclTransport::NcclTransport(MPI_Comm communicator) : mpi_(communicator) {
+  MPI_Comm_rank(mpi_, &rank_);
+  MPI_Comm_size(mpi_, &size_);
+  int devices = 0;
+  DDL_CUDA(cudaGetDeviceCount(&devices));
+  device_ = localRank(mpi_) % devices;
+  DDL_CUDA(cudaSetDevice(device_));
+  DDL_CUDA(cudaStreamCreateWithFlags(&reduceStream_, cudaStreamNonBlocking));
+  ncclUniqueId id;
+  if (rank_ == 0) DDL_NCCL(ncclGetUniqueId(&id));
+  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_);
+  ncclComm_t first;
+  DDL_NCCL(ncclCommInitRank(&first, size_, id, rank_));
+  addChannel(first);
+}
+
+NcclTransport::~NcclTransport() {
+  for (const ChannelLane& lane : channels_) {
+    ncclCommDestroy(lane.comm);
+    cudaStreamDestroy(lane.stream);
+  }
+  cudaStreamDestroy(reduceStream_);
+}
+
+void NcclTransport::addChannel(ncclComm_t comm) {
+  cudaStream_t stream = nullptr;
+  const cudaError_t created = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (created != cudaSuccess) ncclCommDestroy(comm);
+  checkCuda(created, "cudaStreamCreateWithFlags");
+  channels_.push_back({comm, stream});
+}
+
+void NcclTransport::reserveChannels(int channels) {
+  while (static_cast<int>(channels_.size()) < channels) {
+    ncclComm_t comm;
+    DDL_NCCL(ncclCommSplit(channels_.front().comm, 0, rank_, &comm, nullptr));
+    addChannel(comm);
+  }
+}
+
+RequestId NcclTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
+  unissued_.push_back({next_, true, peer, channel, const_cast<void*>(data), bytes});
+  return next_++;
+}
+
+RequestId NcclTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
+  unissued_.push_back({next_, false, peer, channel, data, bytes});
+  return next_++;
+}
+
+RequestId NcclTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
+  launchSum(into, into, from, count, type, reduceStream_);
+  inFlight_.emplace_back(next_, std::make_shared<EventCompletion>(reduceStream_));
+  return next_++;
+}
+
+void NcclTransport::issueGroups() {
+  for (const Posted& posted : unissued_)
+    if (posted.channel < 0 || static_cast<std::size_t>(posted.channel) >= channels_.size())
+      throw TransportError("channel " + std::to_string(posted.channel) + " was not reserved");
+  // One group per channel, in channel order; within a channel the posting order, which NCCL keeps when
+  // it matches a pair's sends and receives.
+  std::vector<bool> issued(unissued_.size(), false);
+  for (std::size_t first = 0; first < unissued_.size(); ++first) {
+    if (issued[first]) continue;
+    const Channel channel = unissued_[first].channel;
+    const ChannelLane& lane = channels_[static_cast<std::size_t>(channel)];
+    DDL_NCCL(ncclGroupStart());
+    for (std::size_t i = first; i < unissued_.size(); ++i) {
+      const Posted& posted = unissued_[i];
+      if (posted.channel != channel) continue;
+      if (posted.sending) {
+        DDL_NCCL(ncclSend(posted.data, posted.bytes, ncclUint8, posted.peer, lane.comm, lane.stream));
+      } else {
+        DDL_NCCL(ncclRecv(posted.data, posted.bytes, ncclUint8, posted.peer, lane.comm, lane.stream));
+      }
+    }
+    DDL_NCCL(ncclGroupEnd());
+    const std::shared_ptr<Completion> group = std::make_shared<EventCompletion>(lane.stream);
+    for (std::size_t i = first; i < unissued_.size(); ++i)
+      if (unissued_[i].channel == channel) {
+        inFlight_.emplace_back(unissued_[i].id, group);
+        issued[i] = true;
+      }
+  }
+  unissued_.clear();
+}
+
+void NcclTransport::checkAsyncErrors() {
+  for (const ChannelLane& lane : channels_) {
+    ncclResult_t asyncError = ncclSuccess;
+    DDL_NCCL(ncclCommGetAsyncError(lane.comm, &asyncError));
+    checkNccl(asyncError, "NCCL (asynchronous error)");
+  }
+}
+
+std::vector<RequestId> NcclTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+  issueGroups();
+  if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
+  while (true) {
+    std::vector<RequestId> done =
+        takeFinished(inFlight_, [](const std::shared_ptr<Completion>& completion) { return completion->done(); });
+    if (!done.empty()) return done;
+    checkAsyncErrors();
+    if (std::chrono::steady_clock::now() > deadline)
+      throw TransportError(std::to_string(inFlight_.size()) + " operations still waiting for their peers");
+    sched_yield();
+  }
+}
+
+void NcclTransport::abortJob(const std::string& message) {
+  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  for (const ChannelLane& lane : channels_) ncclCommAbort(lane.comm);
+  channels_.clear();
+  MPI_Abort(mpi_, 3);
+  std::abort();  // MPI_Abort does not return
+}
+
+void* NcclTransport::allocate(std::size_t bytes) {
+  void* memory = nullptr;
+  DDL_CUDA(cudaMalloc(&memory, bytes));
+  return memory;
+}
+
+void NcclTransport::deallocate(void* memory) { cudaFree(memory); }
+
+void NcclTransport::upload(void* to, const void* from, std::size_t bytes) {
+  DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice));
+  // From pageable memory cudaMemcpy may return before the copy has landed, and the streams that read the
+  // buffer next do not wait for the default stream (non-blocking): wait for it here.
+  DDL_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
+void NcclTransport::download(void* to, const void* from, std::size_t bytes) {
+  DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost));
+}
+
+}  // namespace ddl

@@ -1,0 +1,87 @@
+#pragma once
+// The Transport over NCCL point-to-point: one MPI process per rank, each on one GPU (the process's local
+// rank among those on its node, modulo the node's GPUs). NCCL has no message tags, so each channel gets
+// its own communicator (ncclCommSplit of the first) and its own stream. Sends and receives posted between
+// two waits are issued as one NCCL group per channel (ncclGroupStart; ncclSend/ncclRecv ...; ncclGroupEnd)
+// on that channel's stream, followed by an event: NCCL lets operations progress together only inside one
+// group, and the runner posts together exactly what the schedule lets be in flight together. A group
+// holds back every later group on its stream until it has finished as a whole; one stream for all
+// channels would deadlock schedules whose channels wait on each other crosswise (the double binary
+// tree's two trees do, tests/runtime/nccl_group_semantics.hpp shows how). Reductions run as launchSum on
+// a stream of their own; a wait polls the events. MPI bootstraps the communicator and aborts the job.
+
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+#include <nccl.h>
+
+#include <memory>
+#include <vector>
+
+#include "runtime/completion.hpp"
+#include "runtime/transport.hpp"
+
+namespace ddl {
+
+class NcclTransport final : public Transport {
+ public:
+  // Every rank of `communicator` constructs it together. Throws TransportError if the GPU or NCCL fails.
+  explicit NcclTransport(MPI_Comm communicator);
+  ~NcclTransport() override;
+  NcclTransport(const NcclTransport&) = delete;
+  NcclTransport& operator=(const NcclTransport&) = delete;
+
+  Rank rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int device() const { return device_; }
+  // Channel 0's communicator and stream, which the NCCL baseline's collectives use too.
+  ncclComm_t communicator() const { return channels_.front().comm; }
+  cudaStream_t stream() const { return channels_.front().stream; }
+
+  RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
+  RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
+  RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) override;
+  std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override;
+  [[noreturn]] void abortJob(const std::string& message) override;
+  void reserveChannels(int channels) override;
+
+  bool memoryIsHost() const override { return false; }
+  void* allocate(std::size_t bytes) override;
+  void deallocate(void* memory) override;
+  void upload(void* to, const void* from, std::size_t bytes) override;
+  void download(void* to, const void* from, std::size_t bytes) override;
+
+ private:
+  struct Posted {
+    RequestId id;
+    bool sending;
+    Rank peer;
+    Channel channel;
+    void* data;
+    std::size_t bytes;
+  };
+  // A channel's communicator and the stream its groups run on, one after another.
+  struct ChannelLane {
+    ncclComm_t comm;
+    cudaStream_t stream;
+  };
+  void addChannel(ncclComm_t comm);
+  void issueGroups();
+  void checkAsyncErrors();
+
+  MPI_Comm mpi_;
+  Rank rank_ = 0;
+  int size_ = 1;
+  int device_ = 0;
+  cudaStream_t reduceStream_ = nullptr;
+  std::vector<ChannelLane> channels_;  // indexed by channel
+  RequestId next_ = 0;
+  std::vector<Posted> unissued_;
+  std::vector<std::pair<RequestId, std::shared_ptr<Completion>>> inFlight_;
+};
+
+// Throws TransportError naming the call if an NCCL call failed.
+void checkNccl(ncclResult_t result, const char* call);
+
+}  // namespace ddl
+
+#define DDL_NCCL(call) ::ddl::checkNccl((call), #call)

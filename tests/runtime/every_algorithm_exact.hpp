@@ -1,0 +1,77 @@
+#pragma once
+// The runtime's central promise, shared by the tests of every transport: every algorithm, run on real
+// memory, leaves every rank with the exact result, for element counts that leave blocks empty, uneven
+// and large, whatever the element type.
+
+#include <string>
+#include <vector>
+
+#include "algorithms/collectives/registry.hpp"
+#include "runtime/bench/bench_collective.hpp"
+#include "runtime/program_runner.hpp"
+#include "runtime/transport_buffer.hpp"
+#include "runtime/world.hpp"
+
+namespace ddl::testing {
+
+struct AlgorithmShape {
+  CollectiveKind kind;
+  std::string algorithm;
+  AlgorithmOptions options;
+};
+
+// Every algorithm in a shape that fits `ranks`: all factorisations into two dims for ddl and torus-2d,
+// hierarchical at every node size, the pipelined double binary tree.
+inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
+  std::vector<AlgorithmShape> all;
+  for (const AlgorithmDefinition* algorithm : allAlgorithms())
+    if (algorithm->options == kNoOptions) all.push_back({algorithm->collective, std::string(algorithm->name), {}});
+  all.push_back({CollectiveKind::Allreduce, "double-binary-tree", {.chunkBytes = 64 * 1024}});
+  all.push_back({CollectiveKind::Allreduce, "ddl", {.dims = std::vector<int>{ranks}}});
+  for (int first = 2; first < ranks; ++first)
+    if (ranks % first == 0) {
+      all.push_back({CollectiveKind::Allreduce, "ddl", {.dims = std::vector<int>{first, ranks / first}}});
+      all.push_back({CollectiveKind::Allreduce, "torus-2d", {.dims = std::vector<int>{first, ranks / first}, .inner = "halving-doubling"}});
+      all.push_back({CollectiveKind::Allreduce, "hierarchical", {.ranksPerNode = first, .inner = "double-binary-tree"}});
+    }
+  all.push_back({CollectiveKind::Allreduce, "hierarchical", {.ranksPerNode = ranks, .inner = "ring"}});
+  return all;
+}
+
+struct ExactnessResult {
+  std::string description;  // "ring allreduce, 4 ranks, 7 float32 elements"
+  std::int64_t wrong;       // over all ranks
+};
+
+// Every rank calls it with its own transport; every rank gets the same results.
+inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& transport, const std::vector<DataType>& types,
+                                                      const std::vector<Elements>& counts, RunOptions options) {
+  const int ranks = world.size();
+  std::vector<ExactnessResult> results;
+  ProgramRunner runner(transport, options);
+  for (DataType type : types)
+    for (const AlgorithmShape& shape : algorithmShapes(ranks))
+      for (Elements count : counts) {
+        const BenchCollective& collective = benchCollective(shape.kind);
+        const Schedule schedule = makeSchedule(findAlgorithm(shape.kind, shape.algorithm),
+                                               {shape.kind, ranks, count, static_cast<int>(sizeOf(type))}, shape.options);
+        const Program program = schedule.program(world.rank());
+        double channels = 0;
+        for (int stream = 0; stream < program.streamCount(); ++stream)
+          channels = std::max(channels, program.streamKey(stream).channel + 1.0);
+        transport.reserveChannels(static_cast<int>(world.maxOverRanks(channels)));
+        const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
+        TransportBuffer buffer(transport, bytes + 1);
+        collective.fill(buffer.host(), count, world.rank(), ranks, type);
+        buffer.toTransport(bytes);
+        runner.run(program, buffer.data(), type);
+        buffer.fromTransport(bytes);
+        const std::int64_t wrong = world.sumOverRanks(collective.countWrong(buffer.host(), count, world.rank(), ranks, type));
+        results.push_back({schedule.description() + " " + std::string(toString(shape.kind)) + ", " + std::to_string(ranks) +
+                               " ranks, " + std::to_string(count) + " " + std::string(toString(type)) + " elements",
+                           wrong});
+      }
+  return results;
+}
+
+}  // namespace ddl::testing

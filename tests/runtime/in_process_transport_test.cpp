@@ -1,0 +1,122 @@
+// The in-process transport, ranks as threads of one process on host memory: every algorithm exact at
+// several rank counts and types; the two sides of a message must agree on its size; a wait for a peer
+// that never sends ends at its deadline; and under NCCL's group semantics every algorithm still
+// completes exactly, so the NCCL transport's way of grouping messages cannot deadlock a schedule.
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "runtime/in_process/host_engine.hpp"
+#include "runtime/in_process/in_process_job.hpp"
+#include "runtime/in_process/in_process_transport.hpp"
+#include "tests/runtime/every_algorithm_exact.hpp"
+#include "tests/runtime/nccl_group_semantics.hpp"
+
+namespace ddl {
+namespace {
+
+// Small pieces, so that large steps are pipelined in many pieces.
+constexpr RunOptions kRun{16 * 1024, std::chrono::milliseconds(20'000)};
+
+std::vector<Elements> countsFor(int ranks) { return {0, 1, 7, ranks - 1, (1 << 16) + 3}; }
+
+class EveryRankCount : public ::testing::TestWithParam<int> {};
+
+TEST_P(EveryRankCount, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
+  const int ranks = GetParam();
+  HostEngine engine;
+  std::vector<testing::ExactnessResult> results;
+  runInProcess(ranks, engine, [&](RankContext& context) {
+    auto mine = testing::runEveryAlgorithm(context.world, context.transport,
+                                           {DataType::Float32, DataType::BFloat16, DataType::Float16}, countsFor(ranks), kRun);
+    if (context.world.rank() == 0) results = std::move(mine);
+    return 0;
+  });
+  ASSERT_FALSE(results.empty());
+  for (const testing::ExactnessResult& result : results) EXPECT_EQ(result.wrong, 0) << result.description;
+}
+
+TEST_P(EveryRankCount, UnderNcclGroupSemanticsEveryAlgorithmCompletesExactly) {
+  const int ranks = GetParam();
+  HostEngine engine;
+  std::vector<testing::ExactnessResult> results;
+  runInProcess(ranks, engine, [&](RankContext& context) {
+    testing::NcclGroupSemantics grouped(context.transport);
+    auto mine = testing::runEveryAlgorithm(context.world, grouped, {DataType::Float32}, countsFor(ranks), kRun);
+    if (context.world.rank() == 0) results = std::move(mine);
+    return 0;
+  });
+  ASSERT_FALSE(results.empty());
+  for (const testing::ExactnessResult& result : results) EXPECT_EQ(result.wrong, 0) << result.description;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, EveryRankCount, ::testing::Values(1, 2, 3, 4, 5, 6, 8, 12),
+                         [](const ::testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "Ranks"; });
+
+TEST(InProcessTransport, MessagesMoveOnlyWhenBothSidesArePostedInOrderPerChannel) {
+  HostEngine engine;
+  InProcessFabric fabric(2, engine);
+  InProcessTransport sender(fabric, 0), receiver(fabric, 1);
+  const float first = 1.5f, second = 2.5f, other = 3.5f;
+  float got[3] = {0, 0, 0};
+  sender.postSend(1, 0, &first, sizeof first);
+  sender.postSend(1, 1, &other, sizeof other);
+  sender.postSend(1, 0, &second, sizeof second);
+  EXPECT_EQ(got[0], 0.0f) << "nothing moves before the receive is posted";
+  // Channel 1's message is matched by channel, not by posting order.
+  receiver.postReceive(0, 1, &got[2], sizeof(float));
+  receiver.postReceive(0, 0, &got[0], sizeof(float));
+  receiver.postReceive(0, 0, &got[1], sizeof(float));
+  std::size_t finished = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (finished < 3) finished += receiver.waitSome(deadline).size();
+  EXPECT_EQ(got[0], first);
+  EXPECT_EQ(got[1], second);
+  EXPECT_EQ(got[2], other);
+}
+
+TEST(InProcessTransport, BothSidesFailWhenTheyDisagreeOnAMessagesSize) {
+  HostEngine engine;
+  InProcessFabric fabric(2, engine);
+  InProcessTransport sender(fabric, 0), receiver(fabric, 1);
+  double data[2] = {1, 2};
+  sender.postSend(1, 3, data, sizeof data);
+  try {
+    receiver.postReceive(0, 3, data, sizeof(double));
+    FAIL() << "a 16-byte send matched an 8-byte receive";
+  } catch (const TransportError& error) {
+    EXPECT_NE(std::string(error.what()).find("sends 16 bytes to rank 1 on channel 3, which receives 8"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(sender.waitSome(std::chrono::steady_clock::now() + std::chrono::seconds(5)), TransportError);
+}
+
+TEST(InProcessTransport, GivesUpOnAPeerThatNeverSendsAtTheDeadline) {
+  HostEngine engine;
+  InProcessFabric fabric(2, engine);
+  InProcessTransport receiver(fabric, 1);
+  float value = 0;
+  receiver.postReceive(0, 0, &value, sizeof value);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(receiver.waitSome(start + std::chrono::milliseconds(200)), TransportError);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(200));
+}
+
+TEST(InProcessTransport, AWaitingRankWakesWhenItsPeerPostsFromAnotherThread) {
+  HostEngine engine;
+  InProcessFabric fabric(2, engine);
+  InProcessTransport sender(fabric, 0), receiver(fabric, 1);
+  float sent = 42, received = 0;
+  receiver.postReceive(0, 0, &received, sizeof received);
+  std::thread peer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    sender.postSend(1, 0, &sent, sizeof sent);
+  });
+  EXPECT_EQ(receiver.waitSome(std::chrono::steady_clock::now() + std::chrono::seconds(10)).size(), 1u);
+  EXPECT_EQ(received, sent);
+  peer.join();
+}
+
+}  // namespace
+}  // namespace ddl
