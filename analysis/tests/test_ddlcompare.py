@@ -1,0 +1,119 @@
+"""ddlcompare joins predictions with measurements point by point and judges them."""
+import importlib.machinery
+import importlib.util
+import io
+import json
+import os
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+loader = importlib.machinery.SourceFileLoader("ddlcompare", os.path.join(HERE, "..", "ddlcompare"))
+spec = importlib.util.spec_from_loader("ddlcompare", loader)
+ddlcompare = importlib.util.module_from_spec(spec)
+loader.exec_module(ddlcompare)
+
+
+def sweep(source, times, algorithm="ring", configuration="4 nodes"):
+    return {"source": source, "configuration": configuration, "collective": "allreduce", "algorithm": algorithm, "ranks": 4,
+            "type": "float32", "rows": [{"bytes": size, "count": size // 4, "time_s": time} for size, time in times]}
+
+
+class DdlcompareTest(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def write(self, name, document):
+        path = os.path.join(self.directory.name, name)
+        with open(path, "w") as file:
+            file.write(document if isinstance(document, str) else json.dumps(document))
+        return path
+
+    def run_main(self, *argv):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = ddlcompare.main(list(argv))
+        return status, out.getvalue(), err.getvalue()
+
+    def test_joins_sweep_rows_and_reports_signed_errors(self):
+        predicted = self.write("p.json", {"results": [sweep("ddlsim collective", [(1 << 20, 0.090), (4 << 20, 0.300)]),
+                                                      sweep("ddlsim collective", [(1 << 20, 0.050)], algorithm="halving-doubling")]})
+        measured = self.write("m.json", {"results": [sweep("ddlrun bench", [(1 << 20, 0.100), (4 << 20, 0.300), (8 << 20, 1.0)]),
+                                                     sweep("ddlrun bench", [(1 << 20, 0.040)], algorithm="halving-doubling")]})
+        status, out, _ = self.run_main(predicted, measured, "--json")
+        self.assertEqual(status, 0)
+        result = json.loads(out)
+        errors = {(p["algorithm"], p["x"]): p["error"] for p in result["points"]}
+        self.assertAlmostEqual(errors[("ring", 1 << 20)], -0.10)
+        self.assertAlmostEqual(errors[("ring", 4 << 20)], 0.0)
+        self.assertAlmostEqual(errors[("halving-doubling", 1 << 20)], 0.25)
+        self.assertEqual(result["summary"]["points"], 3)
+        self.assertAlmostEqual(result["summary"]["median_abs_error"], 0.10)
+        self.assertAlmostEqual(result["summary"]["max_abs_error"], 0.25)
+
+    def test_summarises_each_configuration_so_that_placements_sit_side_by_side(self):
+        slot, node = "2 nodes x 2, by slot", "2 nodes x 2, by node"
+        predicted = self.write("p.json", {"results": [sweep("ddlsim", [(1 << 20, 0.100), (4 << 20, 0.400)], configuration=slot),
+                                                      sweep("ddlsim", [(1 << 20, 0.200)], configuration=node)]})
+        measured = self.write("m.json", {"results": [sweep("ddlrun", [(1 << 20, 0.100), (4 << 20, 0.500)], configuration=slot),
+                                                     sweep("ddlrun", [(1 << 20, 0.250)], configuration=node)]})
+        status, out, _ = self.run_main(predicted, measured, "--json")
+        self.assertEqual(status, 0)
+        per_configuration = json.loads(out)["summary"]["per_configuration"]
+        by_slot = per_configuration[slot + " allreduce on 4 ranks"]
+        by_node = per_configuration[node + " allreduce on 4 ranks"]
+        self.assertEqual(by_slot["points"], 2)
+        self.assertAlmostEqual(by_slot["median_abs_error"], 0.10)
+        self.assertAlmostEqual(by_slot["max_abs_error"], 0.20)
+        self.assertAlmostEqual(by_node["max_abs_error"], 0.20)
+        status, table, _ = self.run_main(predicted, measured)
+        self.assertIn(f"{node} allreduce on 4 ranks  median |error|  20.0%, max  20.0% over 1 points", table)
+
+    def test_joins_scaling_points_by_configuration_gpus_and_algorithm(self):
+        points = lambda source, t: {"source": source, "points": [
+            {"configuration": "c", "gpus": 4, "algorithm": "ddl 4", "iteration_s": t, "compute_s": 0.1}]}
+        status, out, _ = self.run_main(self.write("p.json", points("ddlsim", 0.21)), self.write("m.json", points("ddlrun", 0.20)))
+        self.assertEqual(status, 0)
+        self.assertIn("+5.0%", out)
+        self.assertIn("median |error|   5.0%  ddl 4", out)
+
+    def test_fails_an_algorithm_whose_median_error_exceeds_the_bound(self):
+        predicted = self.write("p.json", sweep("ddlsim collective", [(1, 0.2), (2, 0.2), (3, 0.2)]))
+        measured = self.write("m.json", sweep("ddlrun bench", [(1, 0.1), (2, 0.19), (3, 0.1)]))
+        status, _, err = self.run_main(predicted, measured, "--max-error", "10")
+        self.assertEqual(status, 1)
+        self.assertIn("ring: median |error| 100.0% exceeds 10%", err)
+        self.assertEqual(self.run_main(predicted, measured, "--max-error", "150")[0], 0)
+
+    def test_bad_input_names_the_file_and_field(self):
+        good = self.write("good.json", sweep("ddlsim collective", [(1, 0.2)]))
+        broken = sweep("ddlrun bench", [(1, 0.2)])
+        del broken["rows"][0]["time_s"]
+        cases = [(self.write("a.json", broken), "a.json: $.rows[0].time_s: missing"),
+                 (self.write("b.json", "{nope"), "b.json: not valid JSON"),
+                 (os.path.join(self.directory.name, "absent.json"), "absent.json: cannot read the file"),
+                 (self.write("c.json", {"points": [{"gpus": "four", "algorithm": "ring", "iteration_s": 1}]}),
+                  "c.json: $.points[0].gpus: expected an integer"),
+                 (self.write("d.json", sweep("ddlrun bench", [(2, 0.2)])), "no point matches")]
+        for path, message in cases:
+            status, out, err = self.run_main(good, path)
+            self.assertEqual(status, 2, message)
+            self.assertIn(message, err)
+            self.assertEqual(out, "")
+
+    def test_plots_predicted_against_measured(self):
+        predicted = self.write("p.json", sweep("ddlsim collective", [(1 << 20, 0.09), (4 << 20, 0.3)]))
+        measured = self.write("m.json", sweep("ddlrun bench", [(1 << 20, 0.1), (4 << 20, 0.31)]))
+        picture = os.path.join(self.directory.name, "plot.png")
+        status, _, _ = self.run_main(predicted, measured, "--plot", picture)
+        self.assertEqual(status, 0)
+        with open(picture, "rb") as file:
+            self.assertEqual(file.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
