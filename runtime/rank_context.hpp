@@ -20,14 +20,14 @@ struct RankContext {
   BenchBaseline* baseline = nullptr;  // set by --baseline
 };
 
-// Every rank calls it together before running `programs`: the transport reserves every channel any
-// rank's program uses.
-inline void reserveChannels(RankContext& context, std::span<const Program> programs) {
+// Every rank of `world` calls it together before running `programs`: `transport` reserves every channel
+// any rank's program uses.
+inline void reserveChannels(World& world, Transport& transport, std::span<const Program> programs) {
   double channels = 0;
   for (const Program& program : programs)
     for (int stream = 0; stream < program.streamCount(); ++stream)
       channels = std::max(channels, static_cast<double>(program.streamKey(stream).channel) + 1);
-  context.transport.reserveChannels(static_cast<int>(context.world.maxOverRanks(channels)));
+  transport.reserveChannels(static_cast<int>(world.maxOverRanks(channels)));
 }
 
 }  // namespace ddl

@@ -135,7 +135,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
                                          {options.collective, ranks, count, static_cast<int>(elementBytes)},
                                          options.algorithmOptions)
                                 .program(rank);
-    reserveChannels(context, std::span(&program, 1));
+    reserveChannels(context.world, context.transport, std::span(&program, 1));
     Row row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}};
     auto ours = [&] { runner.run(program, buffer.data(), options.type); };
     try {

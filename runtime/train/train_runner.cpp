@@ -57,7 +57,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   for (const GradientBucket& bucket : plan.buckets())
     programs.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, ranks, bucket.elements.count, 4}, algorithmOptions)
                            .program(rank));
-  reserveChannels(context, programs);
+  reserveChannels(context.world, context.transport, programs);
 
   const auto gradientBytes = static_cast<std::size_t>(workload.gradientElements()) * sizeof(float);
   TransportBuffer gradients(context.transport, gradientBytes);

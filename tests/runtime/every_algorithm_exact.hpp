@@ -9,6 +9,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/program_runner.hpp"
+#include "runtime/rank_context.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "runtime/world.hpp"
 
@@ -56,10 +57,7 @@ inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& t
         const Schedule schedule = makeSchedule(findAlgorithm(shape.kind, shape.algorithm),
                                                {shape.kind, ranks, count, static_cast<int>(sizeOf(type))}, shape.options);
         const Program program = schedule.program(world.rank());
-        double channels = 0;
-        for (int stream = 0; stream < program.streamCount(); ++stream)
-          channels = std::max(channels, program.streamKey(stream).channel + 1.0);
-        transport.reserveChannels(static_cast<int>(world.maxOverRanks(channels)));
+        reserveChannels(world, transport, std::span(&program, 1));
         const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
         TransportBuffer buffer(transport, bytes + 1);
         collective.fill(buffer.host(), count, world.rank(), ranks, type);
