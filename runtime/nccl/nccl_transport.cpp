@@ -70,12 +70,12 @@ void NcclTransport::reserveChannels(int channels) {
 }
 
 RequestId NcclTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
-  unissued_.push_back({next_, true, peer, channel, const_cast<void*>(data), bytes});
+  unissued_[channel].push_back({next_, true, peer, const_cast<void*>(data), bytes});
   return next_++;
 }
 
 RequestId NcclTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
-  unissued_.push_back({next_, false, peer, channel, data, bytes});
+  unissued_[channel].push_back({next_, false, peer, data, bytes});
   return next_++;
 }
 
@@ -86,20 +86,15 @@ RequestId NcclTransport::postReduce(void* into, const void* from, std::size_t co
 }
 
 void NcclTransport::issueGroups() {
-  for (const Posted& posted : unissued_)
-    if (posted.channel < 0 || static_cast<std::size_t>(posted.channel) >= channels_.size())
-      throw TransportError("channel " + std::to_string(posted.channel) + " was not reserved");
-  // One group per channel, in channel order; within a channel the posting order, which NCCL keeps when
-  // it matches a pair's sends and receives.
-  std::vector<bool> issued(unissued_.size(), false);
-  for (std::size_t first = 0; first < unissued_.size(); ++first) {
-    if (issued[first]) continue;
-    const Channel channel = unissued_[first].channel;
+  for (const auto& [channel, posted] : unissued_)
+    if (channel < 0 || static_cast<std::size_t>(channel) >= channels_.size())
+      throw TransportError("channel " + std::to_string(channel) + " was not reserved");
+  // One group per channel; within it the posting order, which NCCL keeps when it matches a pair's sends
+  // and receives.
+  for (const auto& [channel, group] : unissued_) {
     const ChannelLane& lane = channels_[static_cast<std::size_t>(channel)];
     DDL_NCCL(ncclGroupStart());
-    for (std::size_t i = first; i < unissued_.size(); ++i) {
-      const Posted& posted = unissued_[i];
-      if (posted.channel != channel) continue;
+    for (const Posted& posted : group) {
       if (posted.sending) {
         DDL_NCCL(ncclSend(posted.data, posted.bytes, ncclUint8, posted.peer, lane.comm, lane.stream));
       } else {
@@ -107,12 +102,8 @@ void NcclTransport::issueGroups() {
       }
     }
     DDL_NCCL(ncclGroupEnd());
-    const std::shared_ptr<Completion> group = std::make_shared<EventCompletion>(lane.stream);
-    for (std::size_t i = first; i < unissued_.size(); ++i)
-      if (unissued_[i].channel == channel) {
-        inFlight_.emplace_back(unissued_[i].id, group);
-        issued[i] = true;
-      }
+    const std::shared_ptr<Completion> finished = std::make_shared<EventCompletion>(lane.stream);
+    for (const Posted& posted : group) inFlight_.emplace_back(posted.id, finished);
   }
   unissued_.clear();
 }

@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <nccl.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -55,7 +56,6 @@ class NcclTransport final : public Transport {
     RequestId id;
     bool sending;
     Rank peer;
-    Channel channel;
     void* data;
     std::size_t bytes;
   };
@@ -75,7 +75,7 @@ class NcclTransport final : public Transport {
   cudaStream_t reduceStream_ = nullptr;
   std::vector<ChannelLane> channels_;  // indexed by channel
   RequestId next_ = 0;
-  std::vector<Posted> unissued_;
+  std::map<Channel, std::vector<Posted>> unissued_;  // posted since the last wait, by channel
   std::vector<std::pair<RequestId, std::shared_ptr<Completion>>> inFlight_;
 };
 
