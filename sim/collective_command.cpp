@@ -27,6 +27,7 @@ struct Arguments {
   std::string maxBytes;
   double factor = 2;
   int elementBytes = 4;
+  int runs = 1;
   bool json = false;
   std::string configuration;
   std::string out;
@@ -52,6 +53,7 @@ int run(Arguments& args) {
   if (!args.command->count("--gpus")) throw InvalidArgument("--gpus", "required");
   if (args.gpus < 1) throw InvalidArgument("--gpus", "must be at least 1");
   if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
+  if (args.runs < 1 || args.runs > 1000) throw InvalidArgument("--iters", "must be 1 to 1000");
   const std::vector<std::int64_t> sizes = sizesOf(args);
   const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
   const CollectiveKind kind = args.algorithm.collective();
@@ -67,7 +69,7 @@ int run(Arguments& args) {
       throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
                                            std::to_string(args.elementBytes) + "-byte elements");
     const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
-    sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster).seconds, std::nullopt}, std::nullopt, ""});
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, ""});
   }
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -107,10 +109,15 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's");
   command->add_option("--out", args->out, "Write to this file instead of standard output");
   command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->capture_default_str();
+  command->add_option("-n,--iters", args->runs,
+                      "Runs timed back to back after one common start, as ddlrun bench -n times them; the time is "
+                      "the slowest rank's average")
+      ->capture_default_str();
   command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
   command->footer(
       "algbw is bytes / time; busbw is algbw times nccl-tests' bus factor (allreduce 2(n-1)/n, reduce-scatter and\n"
-      "all-gather (n-1)/n). Every rank starts together; SimGrid models contention on every link of the routes.\n\n"
+      "all-gather (n-1)/n). Every rank starts together; SimGrid models contention on every link of the routes.\n"
+      "With -n above 1 a rank starts its next run as soon as it finishes one, as in ddlrun bench and nccl-tests.\n\n"
       "Example:\n  ddlsim collective --algorithm ddl --dims 4x16x4 --topology minsky-p100-ib-edr --gpus 256");
   command->callback([args, &exitCode] { exitCode = run(*args); });
 }

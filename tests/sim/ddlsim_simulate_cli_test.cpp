@@ -87,6 +87,10 @@ TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
   result = ddlsim("collective --algorithm ring --topology minsky-p100-ib-edr --gpus 0");
   EXPECT_EQ(result.exitCode, 2);
   EXPECT_NE(result.err.find("--gpus"), std::string::npos);
+  result = ddlsim("collective --algorithm ring --topology minsky-p100-ib-edr --gpus 4 -n 0");
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("--iters"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
   result = ddlsim("collective --algorithm ring --topology nowhere --gpus 4");
   EXPECT_EQ(result.exitCode, 2);
   EXPECT_NE(result.err.find("nowhere.json"), std::string::npos) << result.err;

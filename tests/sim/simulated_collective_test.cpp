@@ -1,12 +1,16 @@
 // The SimGrid backend executes schedules by the same rules as the algorithm layer: on a platform where no
 // two messages share a link, a simulated collective takes the algorithm's closed-form time.
 
+#include <cmath>
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/dedicated_link_platform.hpp"
 #include "sim/simulation_error.hpp"
+#include "topologies/cluster.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
 
 namespace ddl {
@@ -65,6 +69,34 @@ TEST(SimulatedCollective, ReportsADeadlockInsteadOfHanging) {
   const CollectiveTiming after = simulateCollective(makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ring"), {CollectiveKind::Allreduce, 2, 4, 4}, {}),
                                                     DedicatedLinkPlatform(CostModel::uniform(2, kLinks[0], kGamma)));
   EXPECT_GT(after.seconds, 0);
+}
+
+// ddlrun bench and nccl-tests time runs back to back; so does simulateCollective with runs > 1, reporting
+// the slowest rank's average.
+TEST(SimulatedCollective, BackToBackRunsOfASymmetricAllreduceEachTakeOneRunsTime) {
+  const CollectiveSpec spec{CollectiveKind::Allreduce, 8, 1 << 16, 4};
+  const DedicatedLinkPlatform platform(CostModel::uniform(8, kLinks[1], kGamma));
+  // Halving-doubling's steps differ in size: a receive matched with another run's send would show.
+  for (const char* name : {"ring", "halving-doubling"}) {
+    const Schedule schedule = makeSchedule(findAlgorithm(spec.kind, name), spec, {});
+    const double once = simulateCollective(schedule, platform).seconds;
+    EXPECT_NEAR(simulateCollective(schedule, platform, 4).seconds, once, 1e-9 * once) << name;
+  }
+}
+
+TEST(SimulatedCollective, BackToBackRunsInterleaveWhereRanksFinishAtDifferentTimes) {
+  // The trees' leaves finish before their roots and start the next run while the roots still broadcast the
+  // last one. Where the two trees' messages share a node's NIC, a run back to back then does not take its
+  // time alone (on dedicated links it does).
+  const CollectiveSpec spec{CollectiveKind::Allreduce, 8, 1 << 18, 4};
+  const Schedule trees = makeSchedule(findAlgorithm(spec.kind, "double-binary-tree"), spec, {.chunkBytes = 128 * 1024});
+  const Cluster platform(loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/flat-h200-edr.json"), 8, Placement::Packed);
+  const double once = simulateCollective(trees, platform).seconds;
+  const double backToBack = simulateCollective(trees, platform, 5).seconds;
+  EXPECT_GT(std::abs(backToBack - once), 0.01 * once);
+  EXPECT_GT(backToBack, 0.5 * once);
+  EXPECT_LT(backToBack, 1.5 * once);
+  EXPECT_THROW(simulateCollective(trees, platform, 0), std::invalid_argument);
 }
 
 }  // namespace
