@@ -41,12 +41,7 @@ std::vector<std::int64_t> sizesOf(const Arguments& args) {
   if (args.command->count("--bytes")) throw InvalidArgument("--bytes", "give --bytes or --min-bytes/--max-bytes, not both");
   const std::int64_t low = parseByteSize(args.minBytes.empty() ? args.maxBytes : args.minBytes, "--min-bytes");
   const std::int64_t high = parseByteSize(args.maxBytes.empty() ? args.minBytes : args.maxBytes, "--max-bytes");
-  if (low > high) throw InvalidArgument("--min-bytes", "is larger than --max-bytes");
-  if (!(args.factor > 1)) throw InvalidArgument("--factor", "must be greater than 1");
-  std::vector<std::int64_t> sizes;
-  for (double bytes = static_cast<double>(low); bytes <= static_cast<double>(high) * (1 + 1e-9); bytes *= args.factor)
-    sizes.push_back(static_cast<std::int64_t>(bytes) / args.elementBytes * args.elementBytes);
-  return sizes;
+  return sweepByteSizes(low, high, args.factor, args.elementBytes);
 }
 
 int run(Arguments& args) {

@@ -1,6 +1,9 @@
 #include "algorithms/collectives/registry.hpp"
 
+#include <vector>
+
 #include "algorithms/collectives/definitions.hpp"
+#include "algorithms/io/nearest_name.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
@@ -38,20 +41,24 @@ std::vector<int> flatCostLevels(int ranks, const AlgorithmOptions&) { return {ra
 std::span<const AlgorithmDefinition* const> allAlgorithms() { return kAlgorithms; }
 
 const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view name) {
-  std::string known;
+  std::vector<std::string_view> known;
   for (const AlgorithmDefinition* algorithm : kAlgorithms) {
     if (algorithm->collective != kind) continue;
     if (algorithm->name == name) return *algorithm;
-    known += (known.empty() ? "" : ", ") + std::string(algorithm->name);
+    known.push_back(algorithm->name);
   }
-  throw InvalidArgument("algorithm", "no " + std::string(toString(kind)) + " algorithm named '" + std::string(name) +
-                                         "'; known: " + known);
+  throw InvalidArgument("algorithm", "no " + std::string(toString(kind)) + " algorithm named '" + std::string(name) + "'" +
+                                         didYouMean(name, known) + "; known: " + listOfNames(known));
 }
 
 Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, const AlgorithmOptions& options) {
-  if (spec.ranks < 1) throw InvalidArgument("ranks", "must be at least 1, got " + std::to_string(spec.ranks));
-  if (spec.elements < 0) throw InvalidArgument("elements", "must not be negative, got " + std::to_string(spec.elements));
-  if (spec.elementBytes < 1) throw InvalidArgument("element-bytes", "must be at least 1");
+  if (spec.ranks < 1 || spec.ranks > kMaxRanks)
+    throw InvalidArgument("ranks", "must be 1 to " + std::to_string(kMaxRanks) + ", got " + std::to_string(spec.ranks));
+  if (spec.elementBytes < 1 || spec.elementBytes > 1024)
+    throw InvalidArgument("element-bytes", "must be 1 to 1024, got " + std::to_string(spec.elementBytes));
+  if (spec.elements < 0 || spec.elements > kMaxBufferBytes / spec.elementBytes)
+    throw InvalidArgument("elements", std::to_string(spec.elements) + " elements of " + std::to_string(spec.elementBytes) +
+                                          " bytes is outside 0 .. " + std::to_string(kMaxBufferBytes) + " bytes");
   if (spec.kind != algorithm.collective)
     throw InvalidArgument("algorithm", std::string(algorithm.name) + " is a " + std::string(toString(algorithm.collective)) +
                                            " algorithm, not " + std::string(toString(spec.kind)));

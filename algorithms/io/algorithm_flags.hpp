@@ -1,10 +1,16 @@
 #pragma once
 // The command-line options that choose a collective algorithm and its shape, shared by the subcommands
-// that take them (schedule, collective).
+// that take them (ddlsim schedule and collective, ddlrun bench). Errors name the flag (--dims, not the
+// option's field name dims).
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <string>
+
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+#include "algorithms/schedule/schedule.hpp"
 
 namespace ddl {
 
@@ -19,6 +25,9 @@ class AlgorithmFlags {
   CollectiveKind collective() const;
   // Only the options given on the command line are set.
   AlgorithmOptions options() const;
+  // The chosen algorithm's schedule for `spec`; InvalidArgument naming the flag at fault, `ranksFlag` for
+  // a rank count that does not fit the options.
+  Schedule schedule(const CollectiveSpec& spec, const std::string& ranksFlag) const;
 
  private:
   CLI::App* command_ = nullptr;
@@ -29,5 +38,22 @@ class AlgorithmFlags {
   std::string inner_;
   std::int64_t chunkBytes_ = 0;
 };
+
+// The flag that sets the option `field` names (--dims for dims); `ranksFlag` for ranks; else `field`.
+std::string flagFor(const std::string& field, const std::string& ranksFlag);
+
+// Runs `call`; an InvalidArgument it throws about an algorithm option (dims, inner, ...) is rethrown naming
+// the flag (--dims, --inner, ...), and one about the rank count naming `ranksFlag`.
+template <class Call>
+auto withFlagNames(const std::string& ranksFlag, Call&& call) -> decltype(call()) {
+  try {
+    return call();
+  } catch (const InvalidArgument& error) {
+    const std::string flag = flagFor(error.field(), ranksFlag);
+    if (flag == error.field()) throw;
+    const std::string message = error.what();
+    throw InvalidArgument(flag, message.substr(std::min(message.size(), error.field().size() + 2)));
+  }
+}
 
 }  // namespace ddl

@@ -1,12 +1,23 @@
 #pragma once
-// Byte sizes as people type them, in the manner of nccl-tests: 512, 64K, 256M, 1G (powers of 1024).
+// Byte sizes as people type them, in the manner of nccl-tests: 512, 64K, 256M, 1G (powers of 1024), and
+// the sweep of sizes that ddlrun bench measures and ddlsim collective predicts (-b, -e, -f).
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ddl {
 
-// Throws InvalidArgument(field, ...) on anything else or a negative size.
+// Throws InvalidArgument(field, ...) on anything else, a negative size, or one above kMaxBufferBytes.
 std::int64_t parseByteSize(const std::string& text, const std::string& field);
+
+// A sweep has at most this many sizes: enough for any factor a user means, and a bound on the work.
+constexpr int kMaxSweepSizes = 10000;
+
+// The sizes from minBytes to maxBytes, each `factor` times the one before, rounded down to whole elements
+// of elementBytes, repeats dropped. Both tools call this one function, so that ddlcompare can join their
+// rows size by size. Throws InvalidArgument naming --min-bytes or --factor for a sweep that would never
+// end or would have more than kMaxSweepSizes sizes.
+std::vector<std::int64_t> sweepByteSizes(std::int64_t minBytes, std::int64_t maxBytes, double factor, int elementBytes);
 
 }  // namespace ddl

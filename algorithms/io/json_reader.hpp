@@ -28,8 +28,8 @@ class JsonReader {
   // The member `key` of `object` (which this reader points at); fails if either is missing.
   const nlohmann::json& member(const nlohmann::json& object, const std::string& key) const;
   bool has(const nlohmann::json& object, const std::string& key) const;
-  // Fails on a member not in `known`: a misspelt field should not be silently ignored. Members named
-  // "description", "source", "sources", "confidence" and "note" are always allowed.
+  // Fails on a member not in `known`, naming the nearest known one: a misspelt field should not be silently
+  // ignored. Members named "description", "source", "sources", "confidence" and "note" are always allowed.
   void allowOnly(const nlohmann::json& object, std::initializer_list<std::string_view> known) const;
 
   const nlohmann::json& object(const nlohmann::json& value) const;
@@ -56,7 +56,16 @@ class JsonReader {
   std::string path_;
 };
 
-// The parsed contents of a JSON file; InvalidArgument naming the file if it cannot be read or parsed.
+// Documents nested deeper than this are refused: no ddlscale format comes near it, and the depth of a
+// document bounds the recursion of everything that walks it.
+constexpr int kMaxJsonDepth = 64;
+
+// The parsed document; InvalidArgument naming `source` (and, where it can, the JSON path) if `text` is not
+// JSON, is nested deeper than kMaxJsonDepth, or gives one field twice in an object.
+nlohmann::json parseJson(std::string_view text, const std::string& source);
+
+// parseJson of a file's contents; InvalidArgument naming the file if it is missing, not a regular file,
+// unreadable, or larger than this machine could parse.
 nlohmann::json readJsonFile(const std::string& path);
 
 }  // namespace ddl

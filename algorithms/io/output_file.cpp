@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <system_error>
 
+#include "algorithms/io/input_file.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
@@ -14,17 +16,28 @@ void writeOutput(const std::string& path, const std::function<void(std::ostream&
     std::cout.flush();
     return;
   }
+  checkOutputFile(path, "--out");
   const std::string partial = path + ".partial";
-  {
+  auto fail = [&](const std::string& why) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw InvalidArgument("--out", "cannot write '" + path + "'" + why);
+  };
+  try {
     std::ofstream file(partial);
-    if (!file) throw InvalidArgument("--out", "cannot write '" + path + "'");
+    if (!file) fail("");
     write(file);
-    if (!file.flush()) {
-      std::filesystem::remove(partial);
-      throw InvalidArgument("--out", "cannot write '" + path + "'");
-    }
+    if (!file.flush()) fail(" (is the disk full?)");
+  } catch (const InvalidArgument&) {
+    throw;
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw;
   }
-  std::filesystem::rename(partial, path);
+  std::error_code error;
+  std::filesystem::rename(partial, path, error);
+  if (error) fail(": " + error.message());
 }
 
 }  // namespace ddl

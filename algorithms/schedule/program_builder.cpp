@@ -1,10 +1,18 @@
 #include "algorithms/schedule/program_builder.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
 
 StepIndex ProgramBuilder::add(StepKind kind, Rank peer, Range range, Channel channel) {
+  if (steps_.size() >= static_cast<std::size_t>(kMaxStepsPerProgram))
+    throw InvalidArgument("schedule", "rank " + std::to_string(self_) + "'s program would have more than " +
+                                          std::to_string(kMaxStepsPerProgram) +
+                                          " steps (a limit that keeps one program within about a gigabyte): "
+                                          "use fewer ranks, or larger chunks or pieces");
   Step step;
   step.kind = kind;
   step.peer = peer;

@@ -2,12 +2,17 @@
 // Builds one rank's program in the order an algorithm describes it, deriving every dependency from the
 // ranges the steps touch. Algorithms therefore say only what moves where; what may overlap follows.
 
+#include <cstdint>
 #include <vector>
 
 #include "algorithms/schedule/hazard_tracker.hpp"
 #include "algorithms/schedule/program.hpp"
 
 namespace ddl {
+
+// A program longer than this is refused as it is built, before it exhausts the machine: 2^24 steps take
+// about a gigabyte (a ring allreduce of 8 million ranks, or a tree pipelined in one-byte chunks).
+constexpr std::int64_t kMaxStepsPerProgram = std::int64_t{1} << 24;
 
 class ProgramBuilder {
  public:

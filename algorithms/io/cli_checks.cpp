@@ -1,0 +1,58 @@
+#include "algorithms/io/cli_checks.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "algorithms/io/input_file.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+namespace {
+
+std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The check's message: InvalidArgument's without the field, which CLI11 prefixes with the option's name.
+template <class Check>
+CLI::Validator fromCheck(const std::string& description, Check check) {
+  return CLI::Validator(
+      [check](std::string& value) -> std::string {
+        try {
+          check(value);
+          return "";
+        } catch (const InvalidArgument& error) {
+          const std::string message = error.what();
+          return message.substr(std::min(message.size(), error.field().size() + 2));
+        }
+      },
+      description);
+}
+
+}  // namespace
+
+CLI::Validator finiteIn(double min, double max) {
+  const std::string range = formatNumber(min) + " .. " + formatNumber(max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size()) return "'" + text + "' is not a number";
+        if (!std::isfinite(value) || value < min || value > max) return text + " is outside " + range;
+        return "";
+      },
+      "NUMBER in " + range);
+}
+
+CLI::Validator readableFile() {
+  return fromCheck("FILE", [](const std::string& path) { checkInputFile(path, "file"); });
+}
+
+CLI::Validator writableFile() {
+  return fromCheck("FILE", [](const std::string& path) { checkOutputFile(path, "file"); });
+}
+
+}  // namespace ddl

@@ -1,0 +1,19 @@
+#pragma once
+// Checks CLI11 runs on option values while it parses, before a command does anything: every number finite
+// and in its documented range, every file readable, every output path writable. A failed check ends the
+// parse with "--option: what is wrong", which the commands turn into exit status 2.
+
+#include <CLI/CLI.hpp>
+
+namespace ddl {
+
+// A real number, finite, in [min, max]: CLI11's own Range lets "nan" through, since NaN compares false.
+CLI::Validator finiteIn(double min, double max);
+
+// An existing, readable regular file (checkInputFile).
+CLI::Validator readableFile();
+
+// A path that a file can be written at (checkOutputFile).
+CLI::Validator writableFile();
+
+}  // namespace ddl

@@ -1,0 +1,50 @@
+#include "algorithms/io/machine_memory.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+
+std::int64_t availableMemoryBytes() {
+  if (const char* override = std::getenv("DDLSCALE_MEMORY_BYTES")) {
+    char* end = nullptr;
+    const long long bytes = std::strtoll(override, &end, 10);
+    if (end != override && *end == '\0' && bytes > 0) return bytes;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    long long kilobytes = 0;
+    if (fields >> key >> kilobytes && key == "MemAvailable:") return kilobytes * 1024;
+  }
+  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+}
+
+std::string formatByteCount(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 6) {
+    bytes /= 1000;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", bytes, units[unit]);
+  return text;
+}
+
+void requireMemory(double bytes, const std::string& field, const std::string& what) {
+  const auto available = static_cast<double>(availableMemoryBytes());
+  if (bytes > available)
+    throw InvalidArgument(field, what + " needs about " + formatByteCount(bytes) + "; this machine has " +
+                                     formatByteCount(available) + " available");
+}
+
+}  // namespace ddl
