@@ -1,60 +1,48 @@
 // ddlrun: runs ddlscale's collective schedules on real hardware, under mpirun (or srun) over MPI or NCCL,
 // or as ranks of one process over host memory or CUDA peer copies: benchmarks in the manner of
 // nccl-tests, and training iterations of a scenario.
+//
+// The order of things is what lets a job end cleanly whatever goes wrong: the command line is parsed and
+// checked before MPI starts, on every rank alike, so bad input ends the job with status 2 and nothing
+// else; MPI_Init and MPI_Finalize run under a deadline; and between them a SilenceWatchdog watches every
+// wait on other ranks, so that a rank that stops answering ends the job, named, within --timeout-s.
 
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
-#include "algorithms/io/algorithm_flags.hpp"
-#include "algorithms/io/byte_sizes.hpp"
-#include "algorithms/collectives/registry.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
-#include "runtime/bench/bench_harness.hpp"
-#include "runtime/job_launcher.hpp"
-#include "runtime/train/train_runner.hpp"
+#include "runtime/bench/bench_command.hpp"
+#include "runtime/deadline_timer.hpp"
+#include "runtime/fault_injection.hpp"
+#include "runtime/mpi/silence_watchdog.hpp"
+#include "runtime/train/train_command.hpp"
 
 namespace {
 
-struct CommonFlags {
-  std::string transport = "mpi";
-  int ranks = 0;
-  std::string pieceBytes = "1M";
-  double timeoutSeconds = 30;
+// This process's rank as mpirun or srun told it, before MPI_Init: only rank 0 prints messages about the
+// command line, not every rank once.
+int rankFromLauncher() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return 0;
+}
 
-  void addTo(CLI::App* command) {
-    command->add_option("--transport", transport,
-                        "mpi or nccl (one rank per process, under mpirun), threads or cuda-peer (--ranks N in this process)")
-        ->capture_default_str();
-    command->add_option("--ranks", ranks, "With --transport threads or cuda-peer: the number of ranks");
-    command->add_option("--piece-bytes", pieceBytes, "Split steps into pieces of at most this size, pipelined")->capture_default_str();
-    command->add_option("--timeout-s", timeoutSeconds,
-                        "Abort the job if no message finishes for this long (a peer died or hangs)")
-        ->capture_default_str();
-  }
-  ddl::JobOptions job(const std::string& baseline) const {
-    const auto kind = ddl::parseTransportKind(transport);
-    if (!kind) throw ddl::InvalidArgument("--transport", "'" + transport + "' is not mpi, nccl, threads or cuda-peer");
-    return {*kind, ranks, baseline};
-  }
-  ddl::RunOptions options() const {
-    if (timeoutSeconds <= 0) throw ddl::InvalidArgument("--timeout-s", "must be positive");
-    const std::int64_t piece = ddl::parseByteSize(pieceBytes, "--piece-bytes");
-    if (piece < 1) throw ddl::InvalidArgument("--piece-bytes", "must be at least 1");
-    return {static_cast<std::size_t>(piece), std::chrono::milliseconds(static_cast<std::int64_t>(timeoutSeconds * 1000))};
-  }
-};
+std::string seconds(std::chrono::milliseconds timeout) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(timeout.count()) / 1000);
+  return text;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-
+  const int launchRank = rankFromLauncher();
   CLI::App app{
       "ddlrun - run ddlscale's collective schedules on real hardware: under mpirun (or srun) over MPI or NCCL,\n"
       "or as ranks of one process over host memory or CUDA peer copies.\n\n"
@@ -63,88 +51,59 @@ int main(int argc, char** argv) {
       "  ddlrun bench --transport cuda-peer --ranks 8 --algorithm halving-doubling --type bfloat16\n"
       "  mpirun -np 8 ddlrun train scenarios/powerai-ddl-resnet50.json --compute-scale 0.1 --json"};
   app.require_subcommand(1);
-  app.footer("Exit status: 0 on success; 1 if a result was wrong; 2 on bad input; 3 if a peer died or stopped answering.");
-
-  ddl::AlgorithmFlags algorithm;
-  CommonFlags benchCommon;
-  std::string minBytes = "1K", maxBytes = "64M", type = "float32", baseline;
-  ddl::BenchOptions bench;
-  bool csv = false, json = false;
-  CLI::App* benchCommand = app.add_subcommand("bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).");
-  algorithm.addTo(benchCommand);
-  benchCommand->add_option("-b,--min-bytes", minBytes, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
-  benchCommand->add_option("-e,--max-bytes", maxBytes, "Largest buffer")->capture_default_str();
-  benchCommand->add_option("-f,--factor", bench.factor, "Size multiplier between rows")->capture_default_str();
-  benchCommand->add_option("-n,--iters", bench.iterations, "Timed runs per size")->capture_default_str();
-  benchCommand->add_option("-w,--warmup", bench.warmup, "Untimed runs per size before timing")->capture_default_str();
-  benchCommand->add_option("-c,--check", bench.checks, "Checked runs per size (fresh data, exact expected result)")->capture_default_str();
-  benchCommand->add_option("--type", type, "float32, float64, bfloat16 or float16")->capture_default_str();
-  benchCommand->add_option("--baseline", baseline,
-                           "Also run the library's own collective on the same buffers: mpi (with --transport mpi) or nccl "
-                           "(with --transport nccl)");
-  benchCommand->add_flag("--csv", csv, "CSV instead of the table");
-  benchCommand->add_flag("--json", json, "JSON instead of the table");
-  benchCommand->add_option("--out", bench.out, "With --csv or --json: write to this file");
-  benchCommand->add_option("--configuration", bench.configuration, "A label for the JSON results, to join them with ddlsim's");
-  benchCommon.addTo(benchCommand);
-  benchCommand->footer(
-      "Columns as in nccl-tests: time per run (the slowest rank's average), algbw = bytes / time, busbw = algbw x\n"
-      "2(n-1)/n for allreduce or (n-1)/n for reduce-scatter and all-gather, and #wrong: elements, summed over all\n"
-      "ranks and checked runs, that differ from the exact expected result. Data is rank- and position-dependent.");
-
-  ddl::TrainOptions train;
-  CommonFlags trainCommon;
-  CLI::App* trainCommand = app.add_subcommand("train", "Run a scenario's training iteration with real buffers and allreduces.");
-  trainCommand->add_option("scenario", train.scenario, "Scenario file (scenarios/*.json)")->required();
-  trainCommand->add_option("--compute-scale", train.computeScale, "Multiply the model's compute times by this")->capture_default_str();
-  trainCommand->add_option("-n,--iters", train.iterations, "Timed iterations per algorithm (the median is reported)")->capture_default_str();
-  trainCommand->add_option("-w,--warmup", train.warmup, "Untimed iterations first")->capture_default_str();
-  trainCommand->add_flag("--json", train.json, "Write ddlsim's results schema instead of the table");
-  trainCommand->add_option("--out", train.out, "Write the JSON results to this file");
-  trainCommand->add_option("--configuration", train.configuration, "Label the points with this instead of the scenario's name");
-  trainCommon.addTo(trainCommand);
-
-  int status = 0;
+  app.footer(
+      "Exit status: 0 on success; 1 if a result was wrong; 2 on bad input (before any rank starts MPI); 3 if a\n"
+      "peer died or stopped answering (the job ends within --timeout-s, naming the silent rank).");
+  ddl::BenchCommand bench(app);
+  ddl::TrainCommand train(app);
+  ddl::DdlrunCommand* command = nullptr;
   try {
     app.parse(argc, argv);
-    int mpiRanks = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &mpiRanks);
-    if (benchCommand->parsed()) {
-      bench.collective = algorithm.collective();
-      bench.algorithm = &algorithm.algorithm();
-      bench.algorithmOptions = algorithm.options();
-      bench.minBytes = ddl::parseByteSize(minBytes, "--min-bytes");
-      bench.maxBytes = ddl::parseByteSize(maxBytes, "--max-bytes");
-      if (bench.minBytes > bench.maxBytes) throw ddl::InvalidArgument("--min-bytes", "is larger than --max-bytes");
-      if (!(bench.factor > 1)) throw ddl::InvalidArgument("--factor", "must be greater than 1");
-      if (bench.iterations < 1 || bench.warmup < 0 || bench.checks < 0)
-        throw ddl::InvalidArgument("--iters", "iterations must be at least 1, warm-up and checks at least 0");
-      const auto parsedType = ddl::parseDataType(type);
-      if (!parsedType) throw ddl::InvalidArgument("--type", "'" + type + "' is not float32, float64, bfloat16 or float16");
-      bench.type = *parsedType;
-      if (csv && json) throw ddl::InvalidArgument("--csv", "choose one of --csv and --json");
-      bench.format = json ? ddl::BenchOptions::Format::Json : csv ? ddl::BenchOptions::Format::Csv : ddl::BenchOptions::Format::Table;
-      if (!bench.out.empty() && !csv && !json) throw ddl::InvalidArgument("--out", "only with --csv or --json");
-      bench.run = benchCommon.options();
-      const ddl::JobOptions job = benchCommon.job(baseline);
-      const int ranks = ddl::checkJob(job, mpiRanks);
-      ddl::makeSchedule(*bench.algorithm, {bench.collective, ranks, 0, 4}, bench.algorithmOptions);  // validates for this job
-      status = ddl::launchJob(job, [&](ddl::RankContext& context) { return ddl::runBench(bench, context); });
-    } else {
-      if (!(train.computeScale >= 0)) throw ddl::InvalidArgument("--compute-scale", "must not be negative");
-      if (train.iterations < 1 || train.warmup < 0) throw ddl::InvalidArgument("--iters", "must be at least 1");
-      train.run = trainCommon.options();
-      const ddl::JobOptions job = trainCommon.job("");
-      ddl::checkJob(job, mpiRanks);
-      status = ddl::launchJob(job, [&](ddl::RankContext& context) { return ddl::runTrain(train, context); });
-    }
+    command = bench.chosen() ? static_cast<ddl::DdlrunCommand*>(&bench) : &train;
+    command->check();
   } catch (const CLI::ParseError& error) {
-    if (rank == 0) app.exit(error);
-    status = error.get_exit_code() == 0 ? 0 : 2;
+    if (launchRank == 0) app.exit(error);
+    return error.get_exit_code() == 0 ? 0 : 2;
   } catch (const ddl::InvalidArgument& error) {
-    if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
-    status = 2;
+    if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
+    return 2;
   }
-  MPI_Finalize();
+
+  ddl::freezeIfAsked("init", launchRank);
+  const std::chrono::milliseconds timeout = command->timeout();
+  int threadSupport = MPI_THREAD_SINGLE;
+  {
+    const ddl::DeadlineTimer deadline(timeout, "rank " + std::to_string(launchRank) + ": MPI_Init did not return within " +
+                                                   seconds(timeout) +
+                                                   ": a rank of the job did not start, or stopped while starting");
+    // The watchdog's thread asks the other ranks while this one may be blocked in MPI: MPI_THREAD_MULTIPLE.
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &threadSupport);
+  }
+  int rank = 0, mpiRanks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &mpiRanks);
+
+  int status = 0;
+  {
+    ddl::SilenceWatchdog watchdog(MPI_COMM_WORLD, timeout, threadSupport);
+    try {
+      status = command->run(mpiRanks, &watchdog);
+    } catch (const ddl::InvalidArgument& error) {
+      // Options that do not fit the job's rank count: every rank finds the same, so all get here.
+      if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
+      status = 2;
+    } catch (const std::bad_alloc&) {
+      watchdog.stopJob("out of memory (the estimates before the run did not foresee it)");
+    }
+    // No rank enters MPI_Finalize, which waits for all, while another is stuck: this barrier names it.
+    ddl::freezeIfAsked("finalize", rank);
+    auto wait = watchdog.waitingIn("the last barrier before MPI_Finalize");
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  {
+    const ddl::DeadlineTimer deadline(timeout, "rank " + std::to_string(rank) + ": MPI_Finalize did not return within " +
+                                                   seconds(timeout));
+    MPI_Finalize();
+  }
   return status;
 }

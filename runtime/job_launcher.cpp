@@ -22,10 +22,10 @@ constexpr int kMaxRanksInOneProcess = 1024;
 constexpr TransportKind kKinds[] = {TransportKind::Mpi, TransportKind::Nccl, TransportKind::Threads, TransportKind::CudaPeer};
 
 int launchMpiJob(const JobOptions& options, const std::function<int(RankContext&)>& job) {
-  MpiWorld world(MPI_COMM_WORLD);
-  MpiTransport transport(MPI_COMM_WORLD);
+  MpiWorld world(MPI_COMM_WORLD, options.watchdog);
+  MpiTransport transport(MPI_COMM_WORLD, options.watchdog);
   HostComputeEmulator compute;
-  MpiBaseline mpi(MPI_COMM_WORLD);
+  MpiBaseline mpi(MPI_COMM_WORLD, options.watchdog);
   RankContext context{world, transport, compute, options.baseline == "mpi" ? &mpi : nullptr};
   return job(context);
 }

@@ -23,10 +23,14 @@ std::string_view toString(TransportKind kind);
 bool runsInOneProcess(TransportKind kind);  // threads and cuda-peer
 bool builtWithCuda();                        // whether nccl and cuda-peer are in this build
 
+class SilenceWatchdog;
+
 struct JobOptions {
   TransportKind transport = TransportKind::Mpi;
   int ranks = 0;         // in-process transports: how many ranks
   std::string baseline;  // "", "mpi" (transport mpi) or "nccl" (transport nccl)
+  // The MPI and NCCL jobs' watchdog, owned by the caller: every wait on other ranks is watched by it.
+  SilenceWatchdog* watchdog = nullptr;
 };
 
 // Checks that the options fit this build and this launch (mpirun's rank count); throws InvalidArgument

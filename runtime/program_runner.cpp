@@ -120,7 +120,15 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
   execution.start(actions);
   perform();
   while (!execution.finished()) {
-    for (RequestId id : transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout)) {
+    std::vector<RequestId> finished;
+    try {
+      finished = transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout);
+    } catch (const TransportError& error) {
+      // End the job here, not after unwinding: the buffers and staging that posted receives write into
+      // must outlive them, and a stack unwound past this frame would free them.
+      transport_.abortJob("running a schedule (" + std::to_string(program.size()) + " steps): " + error.what());
+    }
+    for (RequestId id : finished) {
       const auto [index, piece, work] = requests.at(id);
       requests.erase(id);
       const Step& step = program.step(index);

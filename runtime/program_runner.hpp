@@ -15,7 +15,7 @@ namespace ddl {
 
 struct RunOptions {
   std::size_t pieceBytes = 1 << 20;
-  // A wait longer than this with nothing finishing means a peer is gone: TransportError.
+  // A wait longer than this with nothing finishing means a peer is gone: the job ends (abortJob).
   std::chrono::milliseconds timeout{30'000};
 };
 
@@ -27,7 +27,8 @@ class ProgramRunner {
   ProgramRunner& operator=(const ProgramRunner&) = delete;
 
   // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
-  // Throws TransportError if a peer stops answering.
+  // If a peer stops answering, ends the job through the transport's abortJob, with the messages still
+  // posted and their memory alive; throws TransportError if the transport fails otherwise.
   void run(const Program& program, void* buffer, DataType type);
 
  private:

@@ -10,6 +10,7 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
+#include "runtime/fault_injection.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "algorithms/io/output_file.hpp"
 
@@ -44,10 +45,12 @@ void fillBuffer(const BenchOptions& options, const BenchCollective& collective, 
 template <class Run>
 double timeRuns(const BenchOptions& options, World& world, Run&& run) {
   for (int i = 0; i < options.warmup; ++i) run();
+  freezeIfAsked("barrier", world.rank());
   world.barrier();
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < options.iterations; ++i) run();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / options.iterations;
+  freezeIfAsked("results", world.rank());
   return world.maxOverRanks(seconds);
 }
 
@@ -119,25 +122,25 @@ int runBench(const BenchOptions& options, RankContext& context) {
   const std::size_t elementBytes = sizeOf(options.type);
   const std::string description = options.algorithm->description(options.algorithmOptions);
   ProgramRunner runner(transport, options.run);
-  TransportBuffer buffer(transport, static_cast<std::size_t>(options.maxBytes) + elementBytes);
+  TransportBuffer buffer(transport, static_cast<std::size_t>(options.sizes.back()) + elementBytes);
 
   std::vector<Row> rows;
   std::int64_t totalWrong = 0;
   if (rank == 0 && options.format == BenchOptions::Format::Table)
     std::fputs(header(options, ranks, description, baseline).c_str(), stdout);
-  Elements previous = -1;
-  for (double bytes = static_cast<double>(options.minBytes); bytes <= static_cast<double>(options.maxBytes) * (1 + 1e-9);
-       bytes *= options.factor) {
-    const auto count = static_cast<Elements>(bytes) / static_cast<Elements>(elementBytes);
-    if (count == previous) continue;
-    previous = count;
+  for (const std::int64_t bytes : options.sizes) {
+    const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
     const Program program = makeSchedule(*options.algorithm,
                                          {options.collective, ranks, count, static_cast<int>(elementBytes)},
                                          options.algorithmOptions)
                                 .program(rank);
+    freezeIfAsked("setup", rank);
     reserveChannels(context.world, context.transport, std::span(&program, 1));
     Row row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}};
-    auto ours = [&] { runner.run(program, buffer.data(), options.type); };
+    auto ours = [&] {
+      freezeIfAsked("allreduce", rank);
+      runner.run(program, buffer.data(), options.type);
+    };
     try {
       fillBuffer(options, collective, buffer, count, world);
       row.ours.seconds = timeRuns(options, world, ours);
@@ -149,7 +152,10 @@ int runBench(const BenchOptions& options, RankContext& context) {
     if (baseline) {
       row.baseline.available = baseline->available(options.collective, count, options.type);
       if (row.baseline.available) {
-        auto library = [&] { baseline->run(options.collective, buffer.data(), count, options.type); };
+        auto library = [&] {
+          freezeIfAsked("baseline", rank);
+          baseline->run(options.collective, buffer.data(), count, options.type);
+        };
         fillBuffer(options, collective, buffer, count, world);
         row.baseline.seconds = timeRuns(options, world, library);
         row.baseline.wrong = checkRuns(options, collective, buffer, count, world, library);

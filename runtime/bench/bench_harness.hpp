@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "algorithms/collectives/algorithm.hpp"
 #include "runtime/data_type.hpp"
@@ -17,9 +18,7 @@ struct BenchOptions {
   CollectiveKind collective = CollectiveKind::Allreduce;
   const AlgorithmDefinition* algorithm = nullptr;
   AlgorithmOptions algorithmOptions;
-  std::int64_t minBytes = 1024;
-  std::int64_t maxBytes = 64LL << 20;
-  double factor = 2;
+  std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes
   int iterations = 20;
   int warmup = 5;
   int checks = 1;  // checked runs per size

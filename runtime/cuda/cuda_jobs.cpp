@@ -38,15 +38,16 @@ int cudaDevices(std::string* why) {
 
 int launchNcclJob(const JobOptions& options, const std::function<int(RankContext&)>& job) {
   requireGpu(options);
-  MpiWorld world(MPI_COMM_WORLD);
+  MpiWorld world(MPI_COMM_WORLD, options.watchdog);
   try {
-    NcclTransport transport(MPI_COMM_WORLD);
+    NcclTransport transport(MPI_COMM_WORLD, options.watchdog);
     GpuComputeEmulator compute(transport.device());
     NcclBaseline nccl(transport);
     RankContext context{world, transport, compute, options.baseline == "nccl" ? &nccl : nullptr};
     return job(context);
   } catch (const TransportError& error) {
     // NCCL failed on this rank, setting up or running the baseline: the others would wait for it forever.
+    if (options.watchdog) options.watchdog->stopJob(error.what());
     std::fprintf(stderr, "ddlrun: rank %d: %s\n", world.rank(), error.what());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);

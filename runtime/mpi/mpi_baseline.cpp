@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace ddl {
@@ -19,7 +20,7 @@ MPI_Datatype mpiType(DataType type) {
 
 }  // namespace
 
-MpiBaseline::MpiBaseline(MPI_Comm communicator) : communicator_(communicator) {
+MpiBaseline::MpiBaseline(MPI_Comm communicator, SilenceWatchdog* watchdog) : communicator_(communicator), watchdog_(watchdog) {
   MPI_Comm_rank(communicator_, &rank_);
   MPI_Comm_size(communicator_, &ranks_);
 }
@@ -35,6 +36,8 @@ void MpiBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataTyp
     counts.push_back(static_cast<int>(block.count));
     displacements.push_back(static_cast<int>(block.offset));
   }
+  std::optional<SilenceWatchdog::Wait> wait;
+  if (watchdog_) wait.emplace(*watchdog_, "the MPI baseline's collective");
   switch (kind) {
     case CollectiveKind::Allreduce:
       MPI_Allreduce(MPI_IN_PLACE, buffer, static_cast<int>(count), mpiType(type), MPI_SUM, communicator_);

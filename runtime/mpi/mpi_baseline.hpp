@@ -5,12 +5,14 @@
 #include <mpi.h>
 
 #include "runtime/bench/bench_baseline.hpp"
+#include "runtime/mpi/silence_watchdog.hpp"
 
 namespace ddl {
 
 class MpiBaseline final : public BenchBaseline {
  public:
-  explicit MpiBaseline(MPI_Comm communicator);
+  // With a watchdog, a rank that never joins the collective ends the job, named.
+  explicit MpiBaseline(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
   std::string name() const override { return "MPI"; }
   // MPI has no bfloat16 or float16, and counts elements in an int.
   bool available(CollectiveKind kind, Elements count, DataType type) const override;
@@ -18,6 +20,7 @@ class MpiBaseline final : public BenchBaseline {
 
  private:
   MPI_Comm communicator_;
+  SilenceWatchdog* watchdog_;
   int rank_ = 0;
   int ranks_ = 1;
 };

@@ -4,12 +4,14 @@
 
 #include <climits>
 #include <cstdio>
+#include <set>
 
 #include "runtime/host_reduce.hpp"
 
 namespace ddl {
 
-MpiTransport::MpiTransport(MPI_Comm communicator) : communicator_(communicator) {
+MpiTransport::MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog)
+    : communicator_(communicator), watchdog_(watchdog) {
   MPI_Comm_rank(communicator_, &rank_);
   MPI_Comm_size(communicator_, &size_);
 }
@@ -20,22 +22,29 @@ int MpiTransport::checkedCount(std::size_t bytes) const {
   return static_cast<int>(bytes);
 }
 
-RequestId MpiTransport::track(MPI_Request request) {
+void MpiTransport::reserveChannels(int channels) {
+  if (channels > SilenceWatchdog::kFirstReservedTag)
+    throw TransportError("a schedule with " + std::to_string(channels) + " channels: MPI tags above " +
+                         std::to_string(SilenceWatchdog::kFirstReservedTag) + " are reserved");
+}
+
+RequestId MpiTransport::track(MPI_Request request, Rank peer, bool sending) {
   requests_.push_back(request);
   ids_.push_back(next_);
+  peers_.push_back(sending ? peer + 1 : -1 - peer);
   return next_++;
 }
 
 RequestId MpiTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
   MPI_Request request;
   MPI_Isend(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &request);
-  return track(request);
+  return track(request, peer, true);
 }
 
 RequestId MpiTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
   MPI_Request request;
   MPI_Irecv(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &request);
-  return track(request);
+  return track(request, peer, false);
 }
 
 RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
@@ -47,6 +56,27 @@ RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t cou
 std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
   if (!finished_.empty()) return std::exchange(finished_, {});
   if (requests_.empty()) throw TransportError("waiting with nothing in flight");
+  if (!watchdog_) return pollUntil(deadline);
+  auto wait = watchdog_->waitingIn("a schedule's messages");
+  return pollUntil(deadline);
+}
+
+std::string MpiTransport::describePending() const {
+  std::set<int> sendingTo, receivingFrom;
+  for (int peer : peers_) (peer > 0 ? sendingTo : receivingFrom).insert(peer > 0 ? peer - 1 : -1 - peer);
+  auto list = [](const std::set<int>& ranks) {
+    std::string text;
+    for (int rank : ranks) text += (text.empty() ? "" : ", ") + std::to_string(rank);
+    return text;
+  };
+  std::string text = std::to_string(requests_.size()) + (requests_.size() == 1 ? " message still waits" : " messages still wait") +
+                     " for its peer:";
+  if (!sendingTo.empty()) text += std::string(" sends to rank") + (sendingTo.size() > 1 ? "s " : " ") + list(sendingTo) + (receivingFrom.empty() ? "" : ";");
+  if (!receivingFrom.empty()) text += std::string(" receives from rank") + (receivingFrom.size() > 1 ? "s " : " ") + list(receivingFrom);
+  return text;
+}
+
+std::vector<RequestId> MpiTransport::pollUntil(std::chrono::steady_clock::time_point deadline) {
   indices_.resize(requests_.size());
   while (true) {
     int count = 0;
@@ -59,20 +89,22 @@ std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_po
       for (std::size_t i = 0; i < requests_.size(); ++i)
         if (requests_[i] != MPI_REQUEST_NULL) {
           requests_[kept] = requests_[i];
+          peers_[kept] = peers_[i];
           ids_[kept++] = ids_[i];
         }
       requests_.resize(kept);
       ids_.resize(kept);
+      peers_.resize(kept);
       return done;
     }
-    if (std::chrono::steady_clock::now() > deadline)
-      throw TransportError(std::to_string(requests_.size()) + " messages still waiting for their peers");
+    if (std::chrono::steady_clock::now() > deadline) throw TransportError(describePending());
     // Let other ranks on the same core run: jobs here are often oversubscribed.
     sched_yield();
   }
 }
 
 void MpiTransport::abortJob(const std::string& message) {
+  if (watchdog_) watchdog_->stopJob(message);
   std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
   std::fflush(stderr);
   MPI_Abort(communicator_, 3);

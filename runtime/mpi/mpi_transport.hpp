@@ -2,10 +2,12 @@
 // The Transport over MPI point-to-point on host memory: non-blocking sends and receives tagged by channel
 // (the schedule keeps one message per channel in flight between two ranks, and MPI does not let messages
 // of one sender and tag overtake each other), sums on the host, and waiting by polling MPI_Testsome, so
-// that a peer that never answers is noticed at the deadline instead of blocking forever.
+// that a peer that never answers is noticed at the deadline instead of blocking forever. With a
+// SilenceWatchdog, abortJob asks every rank which of them is silent before it ends the job.
 
 #include <mpi.h>
 
+#include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/transport.hpp"
 
 namespace ddl {
@@ -13,7 +15,7 @@ namespace ddl {
 class MpiTransport final : public Transport {
  public:
   // MPI must be initialised; the transport does not own the communicator.
-  explicit MpiTransport(MPI_Comm communicator);
+  explicit MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
 
   Rank rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -22,17 +24,23 @@ class MpiTransport final : public Transport {
   RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) override;
   std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override;
   [[noreturn]] void abortJob(const std::string& message) override;
+  // Channels are MPI tags: they stay below the watchdog's.
+  void reserveChannels(int channels) override;
 
  private:
-  RequestId track(MPI_Request request);
+  RequestId track(MPI_Request request, Rank peer, bool sending);
   int checkedCount(std::size_t bytes) const;
+  std::vector<RequestId> pollUntil(std::chrono::steady_clock::time_point deadline);
+  std::string describePending() const;
 
   MPI_Comm communicator_;
+  SilenceWatchdog* watchdog_;
   Rank rank_ = 0;
   int size_ = 1;
   RequestId next_ = 0;
   std::vector<MPI_Request> requests_;  // in flight, parallel to ids_
   std::vector<RequestId> ids_;
+  std::vector<int> peers_;             // parallel to ids_: the peer, +1 for a send, -1 - peer for a receive
   std::vector<RequestId> finished_;    // host reductions, done when posted
   std::vector<int> indices_;
 };

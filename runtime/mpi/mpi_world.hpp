@@ -1,32 +1,47 @@
 #pragma once
-// The ranks of an MPI job as a World.
+// The ranks of an MPI job as a World. With a SilenceWatchdog, each of its collectives is watched: a rank
+// that never joins one ends the job, named, instead of hanging it.
 
 #include <mpi.h>
 
+#include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/world.hpp"
 
 namespace ddl {
 
 class MpiWorld final : public World {
  public:
-  explicit MpiWorld(MPI_Comm communicator) : communicator_(communicator) {
+  explicit MpiWorld(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr)
+      : communicator_(communicator), watchdog_(watchdog) {
     MPI_Comm_rank(communicator_, &rank_);
     MPI_Comm_size(communicator_, &size_);
   }
   Rank rank() const override { return rank_; }
   int size() const override { return size_; }
-  void barrier() override { MPI_Barrier(communicator_); }
+  void barrier() override {
+    watched("a barrier", [&] { MPI_Barrier(communicator_); });
+  }
   double maxOverRanks(double value) override {
-    MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, communicator_);
+    watched("an allreduce of the ranks' figures (max)",
+            [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, communicator_); });
     return value;
   }
   std::int64_t sumOverRanks(std::int64_t value) override {
-    MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, communicator_);
+    watched("an allreduce of the ranks' figures (sum)",
+            [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, communicator_); });
     return value;
   }
 
  private:
+  template <class Call>
+  void watched(const char* what, Call&& call) {
+    if (!watchdog_) return call();
+    auto wait = watchdog_->waitingIn(what);
+    call();
+  }
+
   MPI_Comm communicator_;
+  SilenceWatchdog* watchdog_;
   int rank_ = 0;
   int size_ = 1;
 };

@@ -1,5 +1,7 @@
 #include "runtime/nccl/nccl_baseline.hpp"
 
+#include <optional>
+
 #include "runtime/cuda/cuda_error.hpp"
 
 namespace ddl {
@@ -38,6 +40,8 @@ void NcclBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataTy
       DDL_NCCL(ncclAllGather(mine, buffer, block, ncclType(type), comm, stream));
       break;
   }
+  std::optional<SilenceWatchdog::Wait> wait;
+  if (transport_.watchdog()) wait.emplace(*transport_.watchdog(), "the NCCL baseline's collective");
   DDL_CUDA(cudaStreamSynchronize(stream));
 }
 

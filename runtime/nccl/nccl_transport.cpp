@@ -29,19 +29,21 @@ void checkNccl(ncclResult_t result, const char* call) {
     throw TransportError(std::string(call) + ": " + ncclGetErrorString(result));
 }
 
-NcclTransport::NcclTransport(MPI_Comm communicator) : mpi_(communicator) {
+NcclTransport::NcclTransport(MPI_Comm communicator, SilenceWatchdog* watchdog) : mpi_(communicator), watchdog_(watchdog) {
   MPI_Comm_rank(mpi_, &rank_);
   MPI_Comm_size(mpi_, &size_);
   int devices = 0;
   DDL_CUDA(cudaGetDeviceCount(&devices));
-  device_ = localRank(mpi_) % devices;
+  int local = 0;
+  watched("finding the ranks on this node (MPI_Comm_split_type)", [&] { local = localRank(mpi_); });
+  device_ = local % devices;
   DDL_CUDA(cudaSetDevice(device_));
   DDL_CUDA(cudaStreamCreateWithFlags(&reduceStream_, cudaStreamNonBlocking));
   ncclUniqueId id;
   if (rank_ == 0) DDL_NCCL(ncclGetUniqueId(&id));
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_);
+  watched("the broadcast of NCCL's unique id", [&] { MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_); });
   ncclComm_t first;
-  DDL_NCCL(ncclCommInitRank(&first, size_, id, rank_));
+  watched("ncclCommInitRank", [&] { DDL_NCCL(ncclCommInitRank(&first, size_, id, rank_)); });
   addChannel(first);
 }
 
@@ -64,7 +66,7 @@ void NcclTransport::addChannel(ncclComm_t comm) {
 void NcclTransport::reserveChannels(int channels) {
   while (static_cast<int>(channels_.size()) < channels) {
     ncclComm_t comm;
-    DDL_NCCL(ncclCommSplit(channels_.front().comm, 0, rank_, &comm, nullptr));
+    watched("ncclCommSplit", [&] { DDL_NCCL(ncclCommSplit(channels_.front().comm, 0, rank_, &comm, nullptr)); });
     addChannel(comm);
   }
 }
@@ -119,6 +121,8 @@ void NcclTransport::checkAsyncErrors() {
 std::vector<RequestId> NcclTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
   issueGroups();
   if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
+  std::optional<SilenceWatchdog::Wait> wait;
+  if (watchdog_) wait.emplace(*watchdog_, "a schedule's NCCL operations");
   while (true) {
     std::vector<RequestId> done =
         takeFinished(inFlight_, [](const std::shared_ptr<Completion>& completion) { return completion->done(); });
@@ -131,10 +135,11 @@ std::vector<RequestId> NcclTransport::waitSome(std::chrono::steady_clock::time_p
 }
 
 void NcclTransport::abortJob(const std::string& message) {
-  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
-  std::fflush(stderr);
   for (const ChannelLane& lane : channels_) ncclCommAbort(lane.comm);
   channels_.clear();
+  if (watchdog_) watchdog_->stopJob(message);
+  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
   MPI_Abort(mpi_, 3);
   std::abort();  // MPI_Abort does not return
 }

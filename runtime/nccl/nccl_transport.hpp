@@ -8,7 +8,9 @@
 // holds back every later group on its stream until it has finished as a whole; one stream for all
 // channels would deadlock schedules whose channels wait on each other crosswise (the double binary
 // tree's two trees do, tests/runtime/nccl_group_semantics.hpp shows how). Reductions run as launchSum on
-// a stream of their own; a wait polls the events. MPI bootstraps the communicator and aborts the job.
+// a stream of their own; a wait polls the events. MPI bootstraps the communicator and aborts the job; with
+// a SilenceWatchdog, every blocking call of the setup (NCCL's among them) is watched, so that a peer that
+// never joins ends the job, named.
 
 #include <cuda_runtime_api.h>
 #include <mpi.h>
@@ -16,9 +18,11 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "runtime/completion.hpp"
+#include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/transport.hpp"
 
 namespace ddl {
@@ -26,7 +30,7 @@ namespace ddl {
 class NcclTransport final : public Transport {
  public:
   // Every rank of `communicator` constructs it together. Throws TransportError if the GPU or NCCL fails.
-  explicit NcclTransport(MPI_Comm communicator);
+  explicit NcclTransport(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
   ~NcclTransport() override;
   NcclTransport(const NcclTransport&) = delete;
   NcclTransport& operator=(const NcclTransport&) = delete;
@@ -37,6 +41,7 @@ class NcclTransport final : public Transport {
   // Channel 0's communicator and stream, which the NCCL baseline's collectives use too.
   ncclComm_t communicator() const { return channels_.front().comm; }
   cudaStream_t stream() const { return channels_.front().stream; }
+  SilenceWatchdog* watchdog() const { return watchdog_; }
 
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
@@ -68,7 +73,16 @@ class NcclTransport final : public Transport {
   void issueGroups();
   void checkAsyncErrors();
 
+  // Runs `call`, blocking, as a wait the watchdog watches.
+  template <class Call>
+  void watched(const char* what, Call&& call) {
+    std::optional<SilenceWatchdog::Wait> wait;
+    if (watchdog_) wait.emplace(*watchdog_, what);
+    call();
+  }
+
   MPI_Comm mpi_;
+  SilenceWatchdog* watchdog_;
   Rank rank_ = 0;
   int size_ = 1;
   int device_ = 0;

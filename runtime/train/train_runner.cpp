@@ -10,6 +10,7 @@
 #include "algorithms/io/output_file.hpp"
 #include "algorithms/io/results_json.hpp"
 #include "runtime/bench/bench_collective.hpp"
+#include "runtime/fault_injection.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -57,6 +58,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   for (const GradientBucket& bucket : plan.buckets())
     programs.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, ranks, bucket.elements.count, 4}, algorithmOptions)
                            .program(rank));
+  freezeIfAsked("setup", rank);
   reserveChannels(context.world, context.transport, programs);
 
   const auto gradientBytes = static_cast<std::size_t>(workload.gradientElements()) * sizeof(float);
@@ -76,12 +78,15 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
         allreduce.fill(gradientsOnHost + bucket.elements.offset, bucket.elements.count, rank, ranks, DataType::Float32);
       gradients.toTransport(gradientBytes);
     }
+    freezeIfAsked("barrier", rank);
     world.barrier();
     const Clock::time_point start = Clock::now();
     context.compute.start(phases);
     for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
       context.compute.waitForPhase(b);  // the backward pass has produced this bucket's gradients
+      freezeIfAsked("compute", rank);
       const double bucketStart = since(start);
+      freezeIfAsked("allreduce", rank);
       runner.run(programs[b], gradientsInTransport + plan.buckets()[b].elements.offset, DataType::Float32);
       bucketSeconds[b].push_back(since(start) - bucketStart);
     }
@@ -89,6 +94,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     // The optimizer step, after backward and after the last allreduce.
     context.compute.start({workload.optimizerSeconds});
     context.compute.waitForPhase(0);
+    freezeIfAsked("results", rank);
     const double seconds = world.maxOverRanks(since(start));
     if (iteration >= options.warmup) iterations.push_back(seconds);
     if (checked) {
@@ -120,8 +126,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
 
 }  // namespace
 
-int runTrain(const TrainOptions& options, RankContext& context) {
-  const Scenario scenario = loadScenario(options.scenario);
+int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext& context) {
   Transport& transport = context.transport;
   const Rank rank = context.world.rank();
   for (const ScenarioAlgorithm& choice : scenario.algorithms) scenario.optionsFor(choice, context.world.size());

@@ -24,7 +24,10 @@ struct TrainOptions {
   RunOptions run;
 };
 
-// Every rank calls it; returns the exit status (1 if a checked allreduce was wrong).
-int runTrain(const TrainOptions& options, RankContext& context);
+struct Scenario;
+
+// Every rank calls it with the scenario of options.scenario, loaded; returns the exit status (1 if a
+// checked allreduce was wrong).
+int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext& context);
 
 }  // namespace ddl

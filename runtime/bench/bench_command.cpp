@@ -1,0 +1,81 @@
+#include "runtime/bench/bench_command.hpp"
+
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/byte_sizes.hpp"
+#include "algorithms/io/cli_checks.hpp"
+#include "algorithms/io/machine_memory.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+
+// Every piece of a step is posted at once: beyond this many a step's requests alone would take gigabytes.
+constexpr std::int64_t kMaxPiecesPerStep = 1 << 16;
+
+BenchCommand::BenchCommand(CLI::App& app)
+    : command_(app.add_subcommand("bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).")) {
+  algorithm_.addTo(command_);
+  command_->add_option("-b,--min-bytes", minBytes_, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
+  command_->add_option("-e,--max-bytes", maxBytes_, "Largest buffer")->capture_default_str();
+  command_->add_option("-f,--factor", factor_, "Size multiplier between rows")->check(finiteIn(1, 1024))->capture_default_str();
+  command_->add_option("-n,--iters", bench_.iterations, "Timed runs per size")->check(CLI::Range(1, 1000000))->capture_default_str();
+  command_->add_option("-w,--warmup", bench_.warmup, "Untimed runs per size before timing")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  command_->add_option("-c,--check", bench_.checks, "Checked runs per size (fresh data, exact expected result)")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  command_->add_option("--type", type_, "float32, float64, bfloat16 or float16")->capture_default_str();
+  command_->add_option("--baseline", baseline_,
+                       "Also run the library's own collective on the same buffers: mpi (with --transport mpi) or nccl "
+                       "(with --transport nccl)");
+  command_->add_flag("--csv", csv_, "CSV instead of the table");
+  command_->add_flag("--json", json_, "JSON instead of the table");
+  command_->add_option("--out", bench_.out, "With --csv or --json: write to this file")->check(writableFile());
+  command_->add_option("--configuration", bench_.configuration, "A label for the JSON results, to join them with ddlsim's");
+  flags_.addTo(command_);
+  command_->footer(
+      "Columns as in nccl-tests: time per run (the slowest rank's average), algbw = bytes / time, busbw = algbw x\n"
+      "2(n-1)/n for allreduce or (n-1)/n for reduce-scatter and all-gather, and #wrong: elements, summed over all\n"
+      "ranks and checked runs, that differ from the exact expected result. Data is rank- and position-dependent.");
+}
+
+void BenchCommand::check() {
+  bench_.collective = algorithm_.collective();
+  bench_.algorithm = &algorithm_.algorithm();
+  bench_.algorithmOptions = algorithm_.options();
+  const auto type = parseDataType(type_);
+  if (!type) throw InvalidArgument("--type", "'" + type_ + "' is not float32, float64, bfloat16 or float16");
+  bench_.type = *type;
+  const auto elementBytes = static_cast<int>(sizeOf(bench_.type));
+  bench_.sizes = sweepByteSizes(parseByteSize(minBytes_, "--min-bytes"), parseByteSize(maxBytes_, "--max-bytes"), factor_,
+                                elementBytes);
+  if (csv_ && json_) throw InvalidArgument("--csv", "choose one of --csv and --json");
+  bench_.format = json_ ? BenchOptions::Format::Json : csv_ ? BenchOptions::Format::Csv : BenchOptions::Format::Table;
+  if (!bench_.out.empty() && !csv_ && !json_) throw InvalidArgument("--out", "only with --csv or --json");
+  bench_.run = flags_.run();
+  flags_.job(baseline_, nullptr);  // an unknown transport fails here, before MPI starts
+
+  const auto largest = static_cast<double>(bench_.sizes.back());
+  // Each rank holds the buffer and as much again in receive staging, in host memory or on its GPU (with a
+  // host copy of the buffer to fill and check it).
+  const bool host = flags_.transport() == TransportKind::Mpi || flags_.transport() == TransportKind::Threads;
+  requireMemory(largest * (host ? 2 : 1) * flags_.ranksOnThisHost(), "--max-bytes",
+                "a " + formatByteCount(largest) + " buffer on " + std::to_string(flags_.ranksOnThisHost()) +
+                    " rank(s) of this machine");
+  if (largest / static_cast<double>(bench_.run.pieceBytes) > kMaxPiecesPerStep)
+    throw InvalidArgument("--piece-bytes", std::to_string(bench_.run.pieceBytes) + "-byte pieces of a " +
+                                               formatByteCount(largest) + " buffer would post up to " +
+                                               std::to_string(static_cast<std::int64_t>(largest / bench_.run.pieceBytes)) +
+                                               " messages at once; at most " + std::to_string(kMaxPiecesPerStep));
+}
+
+int BenchCommand::run(int mpiRanks, SilenceWatchdog* watchdog) {
+  const JobOptions job = flags_.job(baseline_, watchdog);
+  const int ranks = checkJob(job, mpiRanks);
+  // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks).
+  algorithm_.schedule({bench_.collective, ranks, 0, static_cast<int>(sizeOf(bench_.type))},
+                      runsInOneProcess(job.transport) ? "--ranks" : "mpirun -np");
+  return launchJob(job, [&](RankContext& context) { return runBench(bench_, context); });
+}
+
+}  // namespace ddl

@@ -1,0 +1,54 @@
+#include "runtime/run_flags.hpp"
+
+#include <cstdlib>
+
+#include "algorithms/io/byte_sizes.hpp"
+#include "algorithms/io/cli_checks.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+
+void RunFlags::addTo(CLI::App* command) {
+  command->add_option("--transport", transport_,
+                      "mpi or nccl (one rank per process, under mpirun), threads or cuda-peer (--ranks N in this process)")
+      ->capture_default_str();
+  command->add_option("--ranks", ranks_, "With --transport threads or cuda-peer: the number of ranks")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--piece-bytes", pieceBytes_, "Split steps into pieces of at most this size, pipelined")
+      ->capture_default_str();
+  command->add_option("--timeout-s", timeoutSeconds_,
+                      "End the job, naming the silent rank, if any wait on other ranks lasts this long (a peer died, "
+                      "stopped or hangs)")
+      ->check(finiteIn(0.1, 86400))
+      ->capture_default_str();
+}
+
+TransportKind RunFlags::transport() const {
+  const auto kind = parseTransportKind(transport_);
+  if (!kind) throw InvalidArgument("--transport", "'" + transport_ + "' is not mpi, nccl, threads or cuda-peer");
+  return *kind;
+}
+
+JobOptions RunFlags::job(const std::string& baseline, SilenceWatchdog* watchdog) const {
+  return {transport(), ranks_, baseline, watchdog};
+}
+
+RunOptions RunFlags::run() const {
+  const std::int64_t piece = parseByteSize(pieceBytes_, "--piece-bytes");
+  if (piece < 1) throw InvalidArgument("--piece-bytes", "must be at least 1");
+  return {static_cast<std::size_t>(piece), timeout()};
+}
+
+std::chrono::milliseconds RunFlags::timeout() const {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(timeoutSeconds_ * 1000));
+}
+
+int RunFlags::ranksOnThisHost() const {
+  if (runsInOneProcess(transport())) return ranks_;
+  // What the launchers tell each process: Open MPI, MPICH and Slurm.
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
+    if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);
+  return 1;
+}
+
+}  // namespace ddl

@@ -1,0 +1,33 @@
+#pragma once
+// The options every ddlrun subcommand takes: where its ranks run, how its steps are cut into pieces, and
+// how long a silent peer is waited for.
+
+#include <chrono>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "runtime/job_launcher.hpp"
+#include "runtime/program_runner.hpp"
+
+namespace ddl {
+
+class RunFlags {
+ public:
+  void addTo(CLI::App* command);
+  // InvalidArgument naming the option at fault.
+  JobOptions job(const std::string& baseline, SilenceWatchdog* watchdog) const;
+  RunOptions run() const;
+  std::chrono::milliseconds timeout() const;
+  TransportKind transport() const;
+  // How many of the job's ranks run on this machine: --ranks in one process, else what mpirun says.
+  int ranksOnThisHost() const;
+
+ private:
+  std::string transport_ = "mpi";
+  int ranks_ = 0;
+  std::string pieceBytes_ = "1M";
+  double timeoutSeconds_ = 30;
+};
+
+}  // namespace ddl

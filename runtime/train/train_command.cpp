@@ -1,0 +1,43 @@
+#include "runtime/train/train_command.hpp"
+
+#include "algorithms/io/cli_checks.hpp"
+#include "algorithms/io/machine_memory.hpp"
+#include "algorithms/schedule/invalid_argument.hpp"
+
+namespace ddl {
+
+TrainCommand::TrainCommand(CLI::App& app)
+    : command_(app.add_subcommand("train", "Run a scenario's training iteration with real buffers and allreduces.")) {
+  command_->add_option("scenario", train_.scenario, "Scenario file (scenarios/*.json)")->required()->check(readableFile());
+  command_->add_option("--compute-scale", train_.computeScale, "Multiply the model's compute times by this")
+      ->check(finiteIn(1e-6, 1000))
+      ->capture_default_str();
+  command_->add_option("-n,--iters", train_.iterations, "Timed iterations per algorithm (the median is reported)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  command_->add_option("-w,--warmup", train_.warmup, "Untimed iterations first")->check(CLI::Range(0, 100000))->capture_default_str();
+  command_->add_flag("--json", train_.json, "Write ddlsim's results schema instead of the table");
+  command_->add_option("--out", train_.out, "Write the JSON results to this file")->check(writableFile());
+  command_->add_option("--configuration", train_.configuration, "Label the points with this instead of the scenario's name");
+  flags_.addTo(command_);
+}
+
+void TrainCommand::check() {
+  train_.run = flags_.run();
+  flags_.job("", nullptr);  // an unknown transport fails here, before MPI starts
+  scenario_.emplace(loadScenario(train_.scenario));
+  const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
+  // The gradients and as much again in receive staging, on each rank of this machine.
+  requireMemory(2 * gradientBytes * flags_.ranksOnThisHost(), train_.scenario,
+                "training " + scenario_->model.name() + " on " + std::to_string(flags_.ranksOnThisHost()) +
+                    " rank(s) of this machine");
+}
+
+int TrainCommand::run(int mpiRanks, SilenceWatchdog* watchdog) {
+  const JobOptions job = flags_.job("", watchdog);
+  const int ranks = checkJob(job, mpiRanks);
+  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks);
+  return launchJob(job, [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
+}
+
+}  // namespace ddl
