@@ -7,27 +7,46 @@ namespace ddl {
 Model Model::load(const std::string& path) {
   const nlohmann::json json = readJsonFile(path);
   const JsonReader root(path);
+  root.allowOnly(json, {"name", "gradients", "gpus", "parameters", "forward_flops_per_image"});
   Model model;
   model.path_ = path;
   model.name_ = root.stringAt(json, "name");
   const JsonReader gradients = root.at("gradients");
   const auto& list = gradients.array(root.member(json, "gradients"));
   if (list.empty()) gradients.fail("a model needs at least one gradient tensor");
+  double backwardFlops = 0;
+  long long elements = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonReader tensor = gradients.at(i);
+    tensor.allowOnly(list[i], {"name", "elements", "backward_flops_per_image"});
     model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40),
                               tensor.numberAt(list[i], "backward_flops_per_image", 0, 1e18)});
+    backwardFlops += model.tensors_.back().backwardFlopsPerImage;
+    elements += model.tensors_.back().elements;
+    if (elements > (1LL << 40)) tensor.at("elements").fail("the gradients add up to more than 2^40 elements");
   }
+  // The backward pass is split among the tensors in proportion to their FLOPs: some must have some.
+  if (backwardFlops <= 0) gradients.fail("every tensor's backward_flops_per_image is 0; at least one must be positive");
+  if (root.has(json, "parameters") && root.integerAt(json, "parameters", 1, 1LL << 40) != elements)
+    root.at("parameters").fail(std::to_string(root.integerAt(json, "parameters", 1, 1LL << 40)) +
+                               ", but the gradients add up to " + std::to_string(elements) + " elements");
+  if (root.has(json, "forward_flops_per_image")) root.numberAt(json, "forward_flops_per_image", 0, 1e18);
   const JsonReader gpus = root.at("gpus");
   for (const auto& [gpu, entry] : gpus.object(root.member(json, "gpus")).items()) {
     const JsonReader gpuReader = gpus.at(gpu);
+    gpuReader.allowOnly(entry, {"memory", "profiles"});
     const JsonReader memory = gpuReader.at("memory");
+    memory.allowOnly(gpuReader.member(entry, "memory"), {"bandwidth_Bps"});
     model.memory_.push_back({gpu, memory.numberAt(gpuReader.member(entry, "memory"), "bandwidth_Bps", 1e6, 1e15)});
     const JsonReader profiles = gpuReader.at("profiles");
     for (const auto& [key, profile] : profiles.object(gpuReader.member(entry, "profiles")).items()) {
       const JsonReader p = profiles.at(key);
-      model.profiles_.push_back({gpu, key, static_cast<int>(p.integerAt(profile, "batch", 1, 1 << 20)),
-                                 p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
+      p.allowOnly(profile, {"batch", "iteration_s"});
+      const int batch = static_cast<int>(p.integerAt(profile, "batch", 1, 1 << 20));
+      if (key.rfind("fp32-", 0) != 0) p.fail("profile keys are fp32-BATCH (fp32-32 for batch 32)");
+      for (const ModelProfile& other : model.profiles_)
+        if (other.gpu == gpu && other.batch == batch) p.at("batch").fail("batch " + std::to_string(batch) + " is also profiled as '" + other.key + "'");
+      model.profiles_.push_back({gpu, key, batch, p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
     }
   }
   return model;

@@ -1,10 +1,14 @@
 #include "scenarios/scenario.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/input_file.hpp"
 #include "algorithms/io/json_reader.hpp"
+#include "algorithms/io/nearest_name.hpp"
 
 #ifndef DDLSCALE_SOURCE_DIR
 #error "DDLSCALE_SOURCE_DIR must name the source tree, where topologies/ and models/ live"
@@ -28,11 +32,9 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
       for (const auto& [gpus, grid] : dims.object(value).items()) {
         const JsonReader entry = dims.at(gpus);
         int count = 0;
-        try {
-          count = std::stoi(gpus);
-        } catch (const std::exception&) {
-          entry.fail("keys are GPU counts");
-        }
+        const auto [end, error] = std::from_chars(gpus.data(), gpus.data() + gpus.size(), count);
+        if (gpus.empty() || error != std::errc() || end != gpus.data() + gpus.size() || count < 1 || count > kMaxRanks)
+          entry.fail("keys are GPU counts, 1 to " + std::to_string(kMaxRanks));
         try {
           algorithm.dimsByGpus.push_back({count, parseDims(entry.string(grid))});
         } catch (const InvalidArgument& error) {
@@ -56,16 +58,31 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
 
 }  // namespace
 
-std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo) {
+std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo,
+                         const std::string& field) {
   namespace fs = std::filesystem;
   const bool isPath = nameOrPath.find('/') != std::string::npos ||
                       (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json");
   if (isPath) {
     const fs::path path(nameOrPath);
-    return path.is_absolute() ? path.string() : (fs::path(relativeTo).parent_path() / path).string();
+    const std::string resolved = path.is_absolute() ? path.string() : (fs::path(relativeTo).parent_path() / path).string();
+    checkInputFile(resolved, field);
+    return resolved;
   }
   const char* dataDir = std::getenv("DDLSCALE_DATA_DIR");
-  return (fs::path(dataDir ? dataDir : DDLSCALE_SOURCE_DIR) / kind / (nameOrPath + ".json")).string();
+  const fs::path folder = fs::path(dataDir ? dataDir : DDLSCALE_SOURCE_DIR) / kind;
+  const fs::path file = folder / (nameOrPath + ".json");
+  std::error_code error;
+  if (fs::is_regular_file(file, error)) return file.string();
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder, error))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  const std::vector<std::string_view> known(names.begin(), names.end());
+  const std::string singular = kind == "topologies" ? "topology" : kind.substr(0, kind.size() - 1);
+  throw InvalidArgument(field, "no " + singular + " named '" + nameOrPath +
+                                   "'" + didYouMean(nameOrPath, known) + " in " + folder.string() + "; known: " +
+                                   listOfNames(known) + " (or give a path to a .json file)");
 }
 
 std::vector<int> topologyGrid(const Topology& topology, int gpus) {
@@ -154,8 +171,9 @@ Scenario loadScenario(const std::string& path) {
     if (reader.has(value, "nodes_per_leaf")) overrides.nodesPerLeaf = static_cast<int>(reader.integerAt(value, "nodes_per_leaf", 1, 1 << 20));
     if (reader.has(value, "oversubscription")) overrides.oversubscription = reader.numberAt(value, "oversubscription", 1, 1000);
   }
-  scenario.topology = loadTopology(findDataFile("topologies", root.stringAt(json, "topology"), path), overrides);
-  scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), path));
+  scenario.topology = loadTopology(
+      findDataFile("topologies", root.stringAt(json, "topology"), path, path + ": $.topology"), overrides);
+  scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), path, path + ": $.model"));
   scenario.gpu = root.stringAt(json, "gpu");
   scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
   try {
@@ -174,7 +192,7 @@ Scenario loadScenario(const std::string& path) {
   const JsonReader gpus = root.at("gpus");
   const auto& counts = gpus.array(root.member(json, "gpus"));
   if (counts.empty()) gpus.fail("give at least one GPU count");
-  for (std::size_t i = 0; i < counts.size(); ++i) scenario.gpuCounts.push_back(static_cast<int>(gpus.at(i).integer(counts[i], 1, 1 << 20)));
+  for (std::size_t i = 0; i < counts.size(); ++i) scenario.gpuCounts.push_back(static_cast<int>(gpus.at(i).integer(counts[i], 1, kMaxRanks)));
 
   if (root.has(json, "placement")) {
     const std::string placement = root.stringAt(json, "placement");
@@ -199,8 +217,15 @@ Scenario loadScenario(const std::string& path) {
       reader.at("name").fail(error.what());
     }
   }
-  for (const ScenarioAlgorithm& algorithm : scenario.algorithms)
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+    const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
     for (int count : scenario.gpuCounts) scenario.optionsFor(algorithm, count);
+    // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
+    for (const auto& [count, grid] : algorithm.dimsByGpus)
+      if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end())
+        algorithms.at(a).at("dims").at(std::to_string(count)).fail("a grid for " + std::to_string(count) +
+                                                                    " GPUs, which $.gpus does not list");
+  }
   return scenario;
 }
 

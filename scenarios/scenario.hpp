@@ -59,8 +59,10 @@ Scenario loadScenario(const std::string& path);
 
 // The file for `nameOrPath` of `kind` ("topologies" or "models"): a path (relative to `relativeTo`'s
 // folder) if it contains '/' or ends in .json, else <data>/<kind>/<name>.json, where <data> is
-// $DDLSCALE_DATA_DIR or this source tree.
-std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo);
+// $DDLSCALE_DATA_DIR or this source tree. InvalidArgument(field, ...) if there is no such file: for a name,
+// the message lists the known names, and suggests the nearest.
+std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo,
+                         const std::string& field);
 
 // The grid the cluster suggests for `gpus` GPUs: GPUs per node, nodes per leaf, leaves, without sizes
 // of 1; empty if the GPUs do not fill whole nodes and leaves that way.

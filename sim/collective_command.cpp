@@ -13,7 +13,9 @@
 #include "algorithms/io/algorithm_flags.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/human_units.hpp"
+#include "sim/simulation_memory.hpp"
 #include "sim/topology_flags.hpp"
+#include "algorithms/io/cli_checks.hpp"
 
 namespace ddl {
 namespace {
@@ -37,7 +39,13 @@ struct Arguments {
 // The sizes to simulate: --bytes alone, or --min-bytes to --max-bytes by --factor as ddlrun bench does.
 std::vector<std::int64_t> sizesOf(const Arguments& args) {
   const bool sweep = !args.minBytes.empty() || !args.maxBytes.empty();
-  if (!sweep) return {parseByteSize(args.bytes, "--bytes")};
+  if (!sweep) {
+    const std::int64_t bytes = parseByteSize(args.bytes, "--bytes");
+    if (bytes % args.elementBytes != 0)
+      throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
+                                           std::to_string(args.elementBytes) + "-byte elements");
+    return {bytes};
+  }
   if (args.command->count("--bytes")) throw InvalidArgument("--bytes", "give --bytes or --min-bytes/--max-bytes, not both");
   const std::int64_t low = parseByteSize(args.minBytes.empty() ? args.maxBytes : args.minBytes, "--min-bytes");
   const std::int64_t high = parseByteSize(args.maxBytes.empty() ? args.minBytes : args.maxBytes, "--max-bytes");
@@ -46,26 +54,23 @@ std::vector<std::int64_t> sizesOf(const Arguments& args) {
 
 int run(Arguments& args) {
   if (!args.command->count("--gpus")) throw InvalidArgument("--gpus", "required");
-  if (args.gpus < 1) throw InvalidArgument("--gpus", "must be at least 1");
-  if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
-  if (args.runs < 1 || args.runs > 1000) throw InvalidArgument("--iters", "must be 1 to 1000");
   const std::vector<std::int64_t> sizes = sizesOf(args);
   const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
   const CollectiveKind kind = args.algorithm.collective();
   const AlgorithmOptions options = args.algorithm.options();
-  makeSchedule(algorithm, {kind, args.gpus, 0, args.elementBytes}, options);  // bad options fail before any output
+  // Bad options, and a case too large for this machine, fail before any output.
+  const Schedule largest = args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
+  requireSimulationMemory(largest, "--gpus", "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
 
   CollectiveSweep sweep{"ddlsim collective", args.configuration, std::string(toString(kind)), algorithm.description(options),
                         args.gpus, args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte",
                         busBandwidthFactor(kind, args.gpus), {}};
   for (std::int64_t bytes : sizes) {
-    if (bytes % args.elementBytes != 0)
-      throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
-                                           std::to_string(args.elementBytes) + "-byte elements");
     const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, ""});
   }
+  collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
       out << collectiveSweepToJson(sweep).dump(1) << "\n";
@@ -96,17 +101,20 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   args->algorithm.addTo(command);
   command->add_option("--topology", args->topology.topology(), "Topology: a name under topologies/ or a file");
   args->topology.addTo(command);
-  command->add_option("--gpus", args->gpus, "Number of GPUs (ranks)");
+  command->add_option("--gpus", args->gpus, "Number of GPUs (ranks)")->check(CLI::Range(1, kMaxRanks));
   command->add_option("--bytes", args->bytes, "Buffer size in bytes (K, M, G suffixes)")->capture_default_str();
   command->add_option("-b,--min-bytes", args->minBytes, "Sweep sizes from this ...");
   command->add_option("-e,--max-bytes", args->maxBytes, "... to this ...");
-  command->add_option("-f,--factor", args->factor, "... multiplying by this, as ddlrun bench does")->capture_default_str();
+  command->add_option("-f,--factor", args->factor, "... multiplying by this, as ddlrun bench does")
+      ->check(finiteIn(1, 1024))
+      ->capture_default_str();
   command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's");
-  command->add_option("--out", args->out, "Write to this file instead of standard output");
-  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->capture_default_str();
+  command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
+  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->check(CLI::Range(1, 1024))->capture_default_str();
   command->add_option("-n,--iters", args->runs,
                       "Runs timed back to back after one common start, as ddlrun bench -n times them; the time is "
                       "the slowest rank's average")
+      ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
   command->footer(

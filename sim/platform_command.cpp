@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "algorithms/io/cli_checks.hpp"
+#include "algorithms/io/machine_memory.hpp"
+#include "algorithms/schedule/collective.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "sim/human_units.hpp"
 #include "algorithms/io/output_file.hpp"
@@ -37,10 +40,21 @@ void describeRoute(std::ostream& out, const Cluster& cluster, Rank to) {
   out << line << links << "\n";
 }
 
+// The SimGrid file lists a route for every pair of GPUs, about 500 bytes each (490 measured at 128 GPUs).
+constexpr double kXmlBytesPerRoute = 500;
+constexpr double kMaxXmlBytes = 1e9;
+
 int run(const Arguments& args) {
-  if (args.nodes < 1) throw InvalidArgument("--nodes", "must be at least 1");
-  const Topology topology = args.topology.load();
-  const Cluster cluster(topology, args.nodes * topology.node.gpus, args.topology.placement());
+  const Topology topology = args.topology.load("topology");
+  const long long hosts = static_cast<long long>(args.nodes) * topology.node.gpus;
+  if (hosts > kMaxRanks)
+    throw InvalidArgument("--nodes", std::to_string(args.nodes) + " nodes of " + std::to_string(topology.node.gpus) +
+                                         " GPUs are " + std::to_string(hosts) + " GPUs; at most " + std::to_string(kMaxRanks));
+  if (args.xml && kXmlBytesPerRoute * static_cast<double>(hosts) * static_cast<double>(hosts) > kMaxXmlBytes)
+    throw InvalidArgument("--nodes", "the SimGrid file of " + std::to_string(hosts) + " GPUs lists a route per pair: about " +
+                                         formatByteCount(kXmlBytesPerRoute * static_cast<double>(hosts) * static_cast<double>(hosts)) +
+                                         ", more than the " + formatByteCount(kMaxXmlBytes) + " this export writes");
+  const Cluster cluster(topology, static_cast<int>(hosts), args.topology.placement());
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.xml) {
       writeSimGridXml(out, cluster, SimulatedPlatform::kHostSpeed, 1024);
@@ -63,9 +77,9 @@ void addPlatformCommand(CLI::App& app, int& exitCode) {
   CLI::App* command = app.add_subcommand("platform", "Describe a topology's routes, or export it as a SimGrid platform file.");
   command->add_option("topology", args->topology.topology(), "Topology: a name under topologies/ or a file")->required();
   args->topology.addTo(command);
-  command->add_option("--nodes", args->nodes, "Number of nodes")->capture_default_str();
+  command->add_option("--nodes", args->nodes, "Number of nodes")->check(CLI::Range(1, kMaxRanks))->capture_default_str();
   command->add_flag("--xml", args->xml, "Write a SimGrid platform file (one Full zone, a route per GPU pair)");
-  command->add_option("--out", args->out, "Write to this file instead of standard output");
+  command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
   command->callback([args, &exitCode] { exitCode = run(*args); });
 }
 

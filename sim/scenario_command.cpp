@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/io/cli_checks.hpp"
 #include "algorithms/io/results_json.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "sim/human_units.hpp"
@@ -52,8 +53,8 @@ void writeCsv(std::ostream& out, const ScalingResults& results) {
 
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
-  if (!(args.computeScale >= 0)) throw InvalidArgument("--compute-scale", "must not be negative");
   const Scenario scenario = loadScenario(args.scenario);
+  requireScenarioMemory(scenario, args.computeScale);
   const auto start = std::chrono::steady_clock::now();
   const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -61,6 +62,7 @@ int run(const Arguments& args) {
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.algorithm.c_str(),
                    point.gpus, elapsed);
   }, args.computeScale);
+  resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
       out << resultsToJson(results).dump(1) << "\n";
@@ -77,11 +79,12 @@ int run(const Arguments& args) {
 
 void addScenarioCommand(CLI::App& app, int& exitCode) {
   auto args = std::make_shared<Arguments>();
-  app.add_option("scenario", args->scenario, "Scenario file to simulate (scenarios/*.json)");
+  app.add_option("scenario", args->scenario, "Scenario file to simulate (scenarios/*.json)")->check(readableFile());
   app.add_flag("--json", args->json, "Write the results as JSON ({\"points\": [...]})");
   app.add_flag("--csv", args->csv, "Write the results as CSV");
-  app.add_option("--out", args->out, "Write to this file instead of standard output");
+  app.add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
   app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
+      ->check(finiteIn(1e-6, 1000))
       ->capture_default_str();
   app.callback([&app, args, &exitCode] {
     if (!app.get_subcommands().empty()) return;

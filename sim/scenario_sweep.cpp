@@ -1,9 +1,29 @@
 #include "sim/scenario_sweep.hpp"
 
 #include "algorithms/collectives/registry.hpp"
+#include <algorithm>
+
 #include "sim/iteration_simulation.hpp"
+#include "sim/simulation_memory.hpp"
 
 namespace ddl {
+
+void requireScenarioMemory(const Scenario& scenario, double computeScale) {
+  const IterationPlan plan = scenario.iterationPlan(computeScale);
+  // A point holds one bucket's programs at a time; the bucket with the most elements has the most steps.
+  Elements largest = 0;
+  for (const GradientBucket& bucket : plan.buckets()) largest = std::max(largest, bucket.elements.count);
+  for (const ScenarioAlgorithm& choice : scenario.algorithms) {
+    const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+    for (std::size_t i = 0; i < scenario.gpuCounts.size(); ++i) {
+      const int gpus = scenario.gpuCounts[i];
+      const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes},
+                                             scenario.optionsFor(choice, gpus));
+      requireSimulationMemory(schedule, scenario.path + ": $.gpus[" + std::to_string(i) + "]",
+                              "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
+    }
+  }
+}
 
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale) {
   ScalingResults results = emptyResults(scenario, "ddlsim");

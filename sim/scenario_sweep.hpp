@@ -11,6 +11,10 @@ namespace ddl {
 // Called after each point with its index (from 0), the number of points, and the point.
 using SweepProgress = std::function<void(std::size_t, std::size_t, const ScalingPoint&)>;
 
+// Before any point is simulated: InvalidArgument naming the scenario's $.gpus[i] if one point would need
+// more memory than this machine has free (simulation_memory.hpp).
+void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
+
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1);

@@ -15,6 +15,9 @@
 #include "algorithms/io/algorithm_flags.hpp"
 #include "sim/human_units.hpp"
 #include "algorithms/io/output_file.hpp"
+#include "algorithms/io/byte_sizes.hpp"
+#include "algorithms/io/cli_checks.hpp"
+#include "sim/simulation_memory.hpp"
 
 namespace ddl {
 namespace {
@@ -33,7 +36,7 @@ constexpr std::int64_t kDefaultBytes = 25'557'032LL * 4;
 struct Arguments {
   AlgorithmFlags algorithm;
   int ranks = 0;
-  std::int64_t bytes = kDefaultBytes;
+  std::string bytes = std::to_string(kDefaultBytes);
   int elementBytes = 4;
   std::string from;
   std::string levels;
@@ -67,15 +70,16 @@ Loaded generate(const Arguments& args) {
   if (args.given("--levels")) throw InvalidArgument("--levels", "only for --from: an algorithm knows its link levels");
   if (!args.given("--algorithm")) throw InvalidArgument("--algorithm", "required (or --from FILE)");
   if (!args.given("--ranks")) throw InvalidArgument("--ranks", "required (or --from FILE)");
-  if (args.elementBytes < 1) throw InvalidArgument("--element-bytes", "must be at least 1");
-  if (args.bytes < 0) throw InvalidArgument("--bytes", "must not be negative, got " + std::to_string(args.bytes));
-  if (args.bytes % args.elementBytes != 0)
-    throw InvalidArgument("--bytes", std::to_string(args.bytes) + " is not a whole number of " +
+  const std::int64_t bytes = parseByteSize(args.bytes, "--bytes");
+  if (bytes % args.elementBytes != 0)
+    throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
                                          std::to_string(args.elementBytes) + "-byte elements");
   const AlgorithmOptions options = args.algorithm.options();
   const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
-  const CollectiveSpec spec{args.algorithm.collective(), args.ranks, args.bytes / args.elementBytes, args.elementBytes};
-  return {makeSchedule(algorithm, spec, options), &algorithm, options};
+  const CollectiveSpec spec{args.algorithm.collective(), args.ranks, bytes / args.elementBytes, args.elementBytes};
+  Schedule schedule = args.algorithm.schedule(spec, "--ranks");
+  requireSimulationMemory(schedule, "--ranks", "holding every rank's program of " + schedule.description());
+  return {std::move(schedule), &algorithm, options};
 }
 
 std::vector<LinkCost> linkCosts(const Arguments& args) {
@@ -100,8 +104,16 @@ CostModel costModel(const Arguments& args, const Loaded& loaded) {
   const double gamma = 1 / args.reduceBandwidth;
   const int ranks = loaded.schedule.ranks();
   if (loaded.algorithm) return costModelFor(*loaded.algorithm, ranks, loaded.options, links, gamma);
-  std::vector<int> levels = args.given("--levels") ? parseDims(args.levels) : std::vector<int>{ranks};
-  if (args.given("--levels")) checkGrid(levels, ranks);
+  std::vector<int> levels{ranks};
+  if (args.given("--levels")) {
+    try {
+      levels = parseDims(args.levels);
+      checkGrid(levels, ranks);
+    } catch (const InvalidArgument& error) {
+      const std::string message = error.what();
+      throw InvalidArgument("--levels", message.substr(std::min(message.size(), error.field().size() + 2)));
+    }
+  }
   if (links.size() == 1) return CostModel(levels, std::vector<LinkCost>(levels.size(), links.front()), gamma);
   if (links.size() != levels.size()) throw InvalidArgument("--latency-s", "give one value per level of --levels, or one");
   return CostModel(std::move(levels), links, gamma);
@@ -192,23 +204,30 @@ void addScheduleCommand(CLI::App& app, int& exitCode) {
       "schedule", "Generate a collective's schedule: steps and bytes per rank, analytic cost, verification, JSON.");
   args->command = command;
   args->algorithm.addTo(command);
-  command->add_option("--ranks", args->ranks, "Number of ranks P");
-  command->add_option("--bytes", args->bytes, "Buffer size in bytes")->capture_default_str();
-  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes (4 for float32)")->capture_default_str();
-  command->add_option("--from", args->from, "Read the schedule from a JSON file instead of generating it");
+  command->add_option("--ranks", args->ranks, "Number of ranks P")->check(CLI::Range(1, kMaxRanks));
+  command->add_option("--bytes", args->bytes, "Buffer size in bytes (K, M, G suffixes)")->capture_default_str();
+  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes (4 for float32)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  command->add_option("--from", args->from, "Read the schedule from a JSON file instead of generating it")->check(readableFile());
   command->add_option("--levels", args->levels, "With --from: link levels for the cost walk (4x16x4)");
   command->add_flag("--verify", args->verify, "Prove the schedule computes its collective (exit 1 if not)");
   command->add_flag("--json", args->json, "Write the schedule as JSON instead of the summary");
-  command->add_option("--rank", args->rank, "Only this rank: its line of the table, or its program in JSON");
+  command->add_option("--rank", args->rank, "Only this rank: its line of the table, or its program in JSON")
+      ->check(CLI::Range(0, kMaxRanks - 1));
   command->add_flag("--per-rank", args->perRank, "Print a table of steps and bytes for every rank");
-  command->add_option("--out", args->out, "With --json: write to this file instead of standard output");
+  command->add_option("--out", args->out, "With --json: write to this file instead of standard output")->check(writableFile());
   command->add_option("--latency-s", args->latency, "alpha per link level, comma-separated, seconds")
       ->delimiter(',')
+      ->check(finiteIn(0, 1))
       ->capture_default_str();
   command->add_option("--bandwidth-Bps", args->bandwidth, "bandwidth per link level, comma-separated, bytes/s")
       ->delimiter(',')
+      ->check(finiteIn(1, 1e15))
       ->capture_default_str();
-  command->add_option("--reduce-Bps", args->reduceBandwidth, "reduction throughput, bytes/s")->capture_default_str();
+  command->add_option("--reduce-Bps", args->reduceBandwidth, "reduction throughput, bytes/s")
+      ->check(finiteIn(1, 1e15))
+      ->capture_default_str();
   command->footer(
       "The cost is the alpha-beta-gamma model: alpha + bytes*beta per message on the link level it crosses, bytes*gamma\n"
       "per reduction, no contention. Levels come from the algorithm (ddl: its dims; hierarchical: ranks per node, nodes;\n"

@@ -1,21 +1,23 @@
 #include "sim/topology_flags.hpp"
 
+#include "algorithms/io/cli_checks.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace ddl {
 
 void TopologyFlags::addTo(CLI::App* command) {
-  command->add_option("--nics-per-node", overrides_.nicsPerNode, "Cable this many of each node's NICs");
-  command->add_option("--nodes-per-leaf", overrides_.nodesPerLeaf, "Nodes under each leaf switch");
-  command->add_option("--oversubscription", overrides_.oversubscription, "Leaf downlink over uplink capacity");
+  command->add_option("--nics-per-node", overrides_.nicsPerNode, "Cable this many of each node's NICs")->check(CLI::Range(1, 64));
+  command->add_option("--nodes-per-leaf", overrides_.nodesPerLeaf, "Nodes under each leaf switch")->check(CLI::Range(1, 1 << 20));
+  command->add_option("--oversubscription", overrides_.oversubscription, "Leaf downlink over uplink capacity")
+      ->check(finiteIn(1, 1000));
   command->add_option("--placement", placement_, "packed (fill each node) or round-robin (one rank per node in turn)")
       ->capture_default_str();
 }
 
-Topology TopologyFlags::load() const {
-  if (topology_.empty()) throw InvalidArgument("--topology", "required: a name under topologies/ or a file");
-  return loadTopology(findDataFile("topologies", topology_, "./"), overrides_);
+Topology TopologyFlags::load(const std::string& field) const {
+  if (topology_.empty()) throw InvalidArgument(field, "required: a name under topologies/ or a file");
+  return loadTopology(findDataFile("topologies", topology_, "./", field), overrides_);
 }
 
 Placement TopologyFlags::placement() const {

@@ -14,8 +14,9 @@ class TopologyFlags {
   void addTo(CLI::App* command);
   std::string& topology() { return topology_; }
 
-  // The topology file named by the option (a name under topologies/ or a path), with the knobs applied.
-  Topology load() const;
+  // The topology file named by the option `field` (a name under topologies/ or a path), with the knobs
+  // applied.
+  Topology load(const std::string& field = "--topology") const;
   Placement placement() const;
 
  private:

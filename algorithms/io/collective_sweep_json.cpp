@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/io/json_reader.hpp"
+
 namespace ddl {
 namespace {
 
@@ -27,9 +29,11 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
     }
     rows.push_back(entry);
   }
-  return {{"source", sweep.source}, {"configuration", sweep.configuration}, {"collective", sweep.collective},
-          {"algorithm", sweep.algorithm}, {"ranks", sweep.ranks},           {"type", sweep.type},
-          {"rows", rows}};
+  nlohmann::json document = {{"source", sweep.source}, {"configuration", sweep.configuration},
+                             {"collective", sweep.collective}, {"algorithm", sweep.algorithm},
+                             {"ranks", sweep.ranks}, {"type", sweep.type}, {"rows", rows}};
+  requireFiniteNumbers(document, "the collective sweep");
+  return document;
 }
 
 }  // namespace ddl

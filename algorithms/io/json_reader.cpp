@@ -151,6 +151,23 @@ nlohmann::json parseJson(std::string_view text, const std::string& source) {
   }
 }
 
+namespace {
+
+void requireFinite(const nlohmann::json& value, const std::string& path, const std::string& what) {
+  if (value.is_number_float() && !std::isfinite(value.get<double>()))
+    throw std::logic_error("internal error: " + what + " has " + value.dump() + " at " + path);
+  if (value.is_object())
+    for (const auto& [key, member] : value.items()) requireFinite(member, path + "." + key, what);
+  if (value.is_array())
+    for (std::size_t i = 0; i < value.size(); ++i) requireFinite(value[i], path + "[" + std::to_string(i) + "]", what);
+}
+
+}  // namespace
+
+void requireFiniteNumbers(const nlohmann::json& document, const std::string& what) {
+  requireFinite(document, "$", what);
+}
+
 nlohmann::json readJsonFile(const std::string& path) {
   const std::uintmax_t bytes = checkInputFile(path, path);
   requireMemory(static_cast<double>(bytes) * kParsedBytesPerTextByte, path, "parsing this file");

@@ -64,6 +64,11 @@ constexpr int kMaxJsonDepth = 64;
 // JSON, is nested deeper than kMaxJsonDepth, or gives one field twice in an object.
 nlohmann::json parseJson(std::string_view text, const std::string& source);
 
+// Throws std::logic_error naming `what` and the JSON path if `document` holds a NaN or an infinity: the
+// writers call it on what they are about to write, since nlohmann/json would write either as null, and a
+// null where a figure belongs is a result that lies.
+void requireFiniteNumbers(const nlohmann::json& document, const std::string& what);
+
 // parseJson of a file's contents; InvalidArgument naming the file if it is missing, not a regular file,
 // unreadable, or larger than this machine could parse.
 nlohmann::json readJsonFile(const std::string& path);

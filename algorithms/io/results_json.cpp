@@ -25,12 +25,15 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                       {"exposed_comm_s", point.exposedCommunicationSeconds()},
                       {"collectives", std::move(collectives)}});
   }
-  return {{"source", results.source}, {"scenario", results.scenario}, {"topology", results.topology},
-          {"model", results.model},   {"gpu", results.gpu},           {"points", std::move(points)}};
+  nlohmann::json document = {{"source", results.source}, {"scenario", results.scenario}, {"topology", results.topology},
+                             {"model", results.model},   {"gpu", results.gpu},           {"points", std::move(points)}};
+  requireFiniteNumbers(document, "the results");
+  return document;
 }
 
 ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& source) {
   const JsonReader root(source);
+  root.allowOnly(json, {"source", "scenario", "topology", "model", "gpu", "points"});
   ScalingResults results;
   results.source = root.stringAt(json, "source");
   for (auto [field, key] : {std::pair{&results.scenario, "scenario"}, {&results.topology, "topology"},
@@ -41,6 +44,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
   for (std::size_t i = 0; i < points.size(); ++i) {
     const JsonReader p = pointsReader.at(i);
     const auto& entry = points[i];
+    p.allowOnly(entry, {"configuration", "gpus", "algorithm", "batch_per_gpu", "iteration_s", "compute_s", "images_per_s",
+                        "efficiency", "exposed_comm_s", "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -53,6 +58,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
       const auto& list = cs.array(entry["collectives"]);
       for (std::size_t k = 0; k < list.size(); ++k) {
         const JsonReader c = cs.at(k);
+        c.allowOnly(list[k], {"collective", "bytes", "time_s", "algbw_Bps", "busbw_Bps"});
         point.collectives.push_back({c.stringAt(list[k], "collective"), c.numberAt(list[k], "bytes", 0, 1e18),
                                      c.numberAt(list[k], "time_s", 0, 1e9), c.numberAt(list[k], "algbw_Bps", 0, 1e18),
                                      c.numberAt(list[k], "busbw_Bps", 0, 1e18)});

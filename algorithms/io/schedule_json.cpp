@@ -4,6 +4,8 @@
 #include <ostream>
 
 #include "algorithms/io/json_reader.hpp"
+#include "algorithms/schedule/collective.hpp"
+#include "algorithms/schedule/program_builder.hpp"
 
 namespace ddl {
 namespace {
@@ -15,9 +17,10 @@ std::optional<StepKind> parseStepKind(std::string_view name) {
 }
 
 constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
-constexpr std::int64_t kElementsMax = std::numeric_limits<std::int64_t>::max() / 2;
 
-Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank rank, Elements elements) {
+Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank rank, const CollectiveSpec& spec) {
+  const Elements elements = spec.elements;
+  reader.allowOnly(json, {"rank", "steps"});
   if (reader.integer(reader.member(json, "rank"), 0, kIntMax) != rank) reader.at("rank").fail("expected " + std::to_string(rank));
   const JsonReader stepsReader = reader.at("steps");
   const auto& stepsJson = stepsReader.array(reader.member(json, "steps"));
@@ -26,14 +29,18 @@ Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank r
   for (std::size_t i = 0; i < stepsJson.size(); ++i) {
     const JsonReader r = stepsReader.at(i);
     const nlohmann::json& s = stepsJson[i];
+    r.allowOnly(s, {"op", "peer", "offset", "count", "channel", "after"});
+    if (i >= static_cast<std::size_t>(kMaxStepsPerProgram))
+      r.fail("a program has at most " + std::to_string(kMaxStepsPerProgram) + " steps");
     Step step;
     const std::string op = r.at("op").string(r.member(s, "op"));
     const auto kind = parseStepKind(op);
     if (!kind) r.at("op").fail("'" + op + "' is not send, receive-reduce or receive-copy");
     step.kind = *kind;
-    step.peer = static_cast<Rank>(r.at("peer").integer(r.member(s, "peer"), 0, kIntMax));
-    step.range.offset = r.at("offset").integer(r.member(s, "offset"), 0, kElementsMax);
-    step.range.count = r.at("count").integer(r.member(s, "count"), 0, kElementsMax);
+    step.peer = static_cast<Rank>(r.at("peer").integer(r.member(s, "peer"), 0, spec.ranks - 1));
+    if (step.peer == rank) r.at("peer").fail("a rank does not send to or receive from itself");
+    step.range.offset = r.at("offset").integer(r.member(s, "offset"), 0, elements);
+    step.range.count = r.at("count").integer(r.member(s, "count"), 0, elements - step.range.offset);
     step.channel = s.contains("channel")
                        ? static_cast<Channel>(r.at("channel").integer(s["channel"], 0, std::numeric_limits<Channel>::max()))
                        : Channel{0};
@@ -85,16 +92,17 @@ void writeScheduleJson(std::ostream& out, const Schedule& schedule, std::optiona
 
 Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source) {
   const JsonReader root(source);
+  root.allowOnly(json, {"collective", "description", "ranks", "elements", "element_bytes", "programs"});
   CollectiveSpec spec;
   const std::string collective = root.at("collective").string(root.member(json, "collective"));
   const auto kind = parseCollectiveKind(collective);
   if (!kind) root.at("collective").fail("'" + collective + "' is not allreduce, reduce-scatter or all-gather");
   spec.kind = *kind;
-  spec.ranks = static_cast<int>(root.at("ranks").integer(root.member(json, "ranks"), 1, kIntMax));
-  spec.elements = root.at("elements").integer(root.member(json, "elements"), 0, kElementsMax);
+  spec.ranks = static_cast<int>(root.at("ranks").integer(root.member(json, "ranks"), 1, kMaxRanks));
   spec.elementBytes = json.contains("element_bytes")
                           ? static_cast<int>(root.at("element_bytes").integer(json["element_bytes"], 1, 1024))
                           : 4;
+  spec.elements = root.at("elements").integer(root.member(json, "elements"), 0, kMaxBufferBytes / spec.elementBytes);
   const std::string description = json.contains("description") ? root.at("description").string(json["description"]) : source;
   const JsonReader programsReader = root.at("programs");
   const auto& programsJson = programsReader.array(root.member(json, "programs"));
@@ -102,7 +110,7 @@ Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source)
     programsReader.fail("has " + std::to_string(programsJson.size()) + " programs for " + std::to_string(spec.ranks) + " ranks");
   std::vector<Program> programs;
   for (std::size_t rank = 0; rank < programsJson.size(); ++rank)
-    programs.push_back(readProgram(programsReader.at(rank), programsJson[rank], static_cast<Rank>(rank), spec.elements));
+    programs.push_back(readProgram(programsReader.at(rank), programsJson[rank], static_cast<Rank>(rank), spec));
   return Schedule::fromPrograms(spec, description, std::move(programs));
 }
 

@@ -66,7 +66,12 @@ TEST_F(ScenarioErrors, NameTheField) {
   EXPECT_EQ(faultyField([](auto& j) { j["placement"] = "scattered"; }), "$.placement");
   EXPECT_EQ(faultyField([](auto& j) { j["bucket_size"] = 1; }), "$.bucket_size");
   EXPECT_EQ(faultyField([](auto& j) { j["overlap_backward"] = "yes"; }), "$.overlap_backward");
-  EXPECT_EQ(faultyField([](auto& j) { j["topology"] = "/nonexistent/cluster.json"; }), "/nonexistent/cluster.json");
+  EXPECT_EQ(faultyField([](auto& j) { j["topology"] = "/nonexistent/cluster.json"; }), "$.topology");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j["gpus"] = {1, 4};
+              j["algorithms"][0]["dims"] = {{"1", "1"}, {"4", "4"}, {"512", "4x16x8"}};
+            }),
+            "$.algorithms[0].dims.512");
 }
 
 }  // namespace

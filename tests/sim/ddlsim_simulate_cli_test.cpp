@@ -51,7 +51,8 @@ TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {
       {[](auto& j) { j["gpus"] = {1, 6}; }, "$.algorithms[0].dims"},
       {[](auto& j) { j["algorithms"][1]["name"] = "ringg"; }, "$.algorithms[1].name"},
       {[](auto& j) { j.erase("model"); }, "$.model"},
-      {[](auto& j) { j["topology"] = "no-such-cluster"; }, "no-such-cluster.json"},
+      {[](auto& j) { j["topology"] = "no-such-cluster"; }, "$.topology: no topology named 'no-such-cluster'"},
+      {[](auto& j) { j["topology"] = "no-such-cluster.json"; }, "$.topology: no such file"},
       {[](auto& j) { j["batch_per_gpu"] = "32"; }, "$.batch_per_gpu"},
   };
   for (const auto& [edit, field] : cases) {
@@ -93,7 +94,8 @@ TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
   EXPECT_EQ(result.out, "");
   result = ddlsim("collective --algorithm ring --topology nowhere --gpus 4");
   EXPECT_EQ(result.exitCode, 2);
-  EXPECT_NE(result.err.find("nowhere.json"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("--topology: no topology named 'nowhere'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("minsky-p100-ib-edr"), std::string::npos) << "lists the known topologies: " << result.err;
 }
 
 TEST_F(DdlsimSimulate, ExportsAPlatformFileAndDescribesRoutes) {
