@@ -4,8 +4,9 @@
 
 namespace ddl {
 
-Model Model::load(const std::string& path) {
-  const nlohmann::json json = readJsonFile(path);
+Model Model::load(const std::string& path) { return fromJson(readJsonFile(path), path); }
+
+Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "gradients", "gpus", "parameters", "forward_flops_per_image"});
   Model model;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "algorithms/training/workload.hpp"
 
 namespace ddl {
@@ -21,6 +23,8 @@ class Model {
  public:
   // Throws InvalidArgument naming the file and JSON path of anything malformed.
   static Model load(const std::string& path);
+  // The same from a parsed document; `path` names it in errors.
+  static Model fromJson(const nlohmann::json& json, const std::string& path);
 
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }

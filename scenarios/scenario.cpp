@@ -153,8 +153,9 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
   return options;
 }
 
-Scenario loadScenario(const std::string& path) {
-  const nlohmann::json json = readJsonFile(path);
+Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJsonFile(path), path); }
+
+Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
                         "overlap_backward", "gpus", "placement", "algorithms"});

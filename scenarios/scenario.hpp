@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/training/scaling_point.hpp"
@@ -56,6 +58,8 @@ ScalingResults emptyResults(const Scenario& scenario, const std::string& source)
 // Throws InvalidArgument naming the file and JSON path of anything wrong, including an algorithm shape
 // that does not fit one of the GPU counts.
 Scenario loadScenario(const std::string& path);
+// The same from a parsed document; `path` names it in errors and anchors relative topology and model paths.
+Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path);
 
 // The file for `nameOrPath` of `kind` ("topologies" or "models"): a path (relative to `relativeTo`'s
 // folder) if it contains '/' or ends in .json, else <data>/<kind>/<name>.json, where <data> is

@@ -140,13 +140,12 @@ void printTraffic(const Loaded& loaded, const Arguments& args) {
   std::printf("\n");
 }
 
-void printCost(const Loaded& loaded, const CostModel& model) {
+void printCost(const Loaded& loaded, const CostModel& model, double walk) {
   std::printf("cost model           gamma = 1/%s", formatRate(1 / model.reduceSecondsPerByte()).c_str());
   for (int level = 0; level < model.levelCount(); ++level)
     std::printf("; level %d (%d): alpha = %s, beta = 1/%s", level, model.levelSize(level),
                 formatSeconds(model.link(level).latency_s).c_str(), formatRate(1 / model.link(level).seconds_per_byte).c_str());
   std::printf("\n");
-  const double walk = walkSeconds(loaded.schedule, model);
   if (loaded.algorithm) {
     const double closed = loaded.algorithm->closedFormSeconds(loaded.schedule.spec(), loaded.options, model);
     std::printf("closed form          %s\n", formatSeconds(closed).c_str());
@@ -156,8 +155,7 @@ void printCost(const Loaded& loaded, const CostModel& model) {
               walk > 0 ? formatRate(bytes / walk).c_str() : "-");
 }
 
-int verifyAndReport(const Schedule& schedule, std::FILE* out) {
-  const VerificationReport report = verify(schedule);
+int report(const Schedule& schedule, const VerificationReport& report, std::FILE* out) {
   if (report.ok()) {
     std::fprintf(out, "verify               ok: the %s is correct on all %d ranks\n",
                  std::string(toString(schedule.spec().kind)).c_str(), schedule.ranks());
@@ -181,17 +179,30 @@ int run(const Arguments& args) {
     throw InvalidArgument("--rank", std::to_string(args.rank) + " is not one of the " + std::to_string(spec.ranks) + " ranks");
   const CostModel model = costModel(args, loaded);
 
+  // Everything is worked out before anything is printed: a schedule that cannot run fails without output.
+  std::optional<VerificationReport> verification;
+  if (args.verify) verification = verify(loaded.schedule);
   if (args.json) {
-    const int status = args.verify ? verifyAndReport(loaded.schedule, stderr) : 0;
+    const int status = verification ? report(loaded.schedule, *verification, stderr) : 0;
     writeJson(loaded, args);
     return status;
+  }
+  std::optional<double> walk;
+  if (!verification || verification->ok()) {
+    try {
+      walk = walkSeconds(loaded.schedule, model);
+    } catch (const std::invalid_argument& error) {
+      if (verification) throw std::logic_error(std::string("the verifier passed a schedule that cannot run: ") + error.what());
+      throw std::runtime_error(args.from + ": the schedule cannot run to its end (" + error.what() +
+                               "); --verify reports every problem");
+    }
   }
   std::printf("schedule             %s %s, %d ranks, %lld elements of %d B (%s)\n", loaded.schedule.description().c_str(),
               std::string(toString(spec.kind)).c_str(), spec.ranks, static_cast<long long>(spec.elements),
               spec.elementBytes, formatBytes(spec.bytes()).c_str());
   printTraffic(loaded, args);
-  const int status = args.verify ? verifyAndReport(loaded.schedule, stdout) : 0;
-  if (status == 0) printCost(loaded, model);
+  const int status = verification ? report(loaded.schedule, *verification, stdout) : 0;
+  if (walk) printCost(loaded, model, *walk);
   std::fflush(stdout);
   return status;
 }

@@ -101,7 +101,10 @@ NetworkTopology readNetwork(const JsonReader& reader, const nlohmann::json& json
 }  // namespace
 
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides) {
-  const nlohmann::json json = readJsonFile(path);
+  return topologyFromJson(readJsonFile(path), path, overrides);
+}
+
+Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "node", "network", "nics_used"});
   Topology topology;

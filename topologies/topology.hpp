@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace ddl {
 
 struct TopologyLink {
@@ -67,5 +69,7 @@ struct TopologyOverrides {
 
 // Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent.
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides = {});
+// The same from a parsed document; `path` names it in errors.
+Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides = {});
 
 }  // namespace ddl

@@ -45,8 +45,10 @@ def table(kind):
 
 
 def project_scripts():
-    """Every tracked file that is a shell or Python script, by its shebang or its name."""
-    files = subprocess.run(["git", "-C", REPO, "ls-files"], check=True, capture_output=True, text=True).stdout.split()
+    """Every file of the working tree (tracked, or new and not ignored) that is a shell or Python script, by its
+    shebang or its name."""
+    files = subprocess.run(["git", "-C", REPO, "ls-files", "--cached", "--others", "--exclude-standard"], check=True,
+                           capture_output=True, text=True).stdout.split()
     scripts = []
     for name in files:
         path = os.path.join(REPO, name)

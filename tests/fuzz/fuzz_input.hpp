@@ -1,0 +1,39 @@
+#pragma once
+// What every harness does with libFuzzer's bytes: parse them as ddlscale parses a file, and tell expected
+// refusals (InvalidArgument: bad input, named) from bugs. Anything else a reader throws, and every crash,
+// hang or sanitizer report, is a finding.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/io/json_reader.hpp"
+
+namespace ddl::fuzz {
+
+constexpr const char* kSource = "fuzz-input.json";
+
+// The parsed document, or nothing where parseJson refuses the bytes (as readJsonFile would).
+inline std::optional<nlohmann::json> parse(const std::uint8_t* data, std::size_t size) {
+  try {
+    return parseJson(std::string_view(reinterpret_cast<const char*>(data), size), kSource);
+  } catch (const InvalidArgument&) {
+    return std::nullopt;
+  }
+}
+
+// Runs `read` on the document; a refusal must name the input.
+template <class Read>
+void readOrRefuse(const nlohmann::json& document, Read&& read) {
+  try {
+    read(document);
+  } catch (const InvalidArgument& error) {
+    if (std::string_view(error.what()).find(kSource) == std::string_view::npos && std::string_view(error.field()).empty())
+      __builtin_trap();  // a refusal that names neither the file nor a field
+  }
+}
+
+}  // namespace ddl::fuzz
