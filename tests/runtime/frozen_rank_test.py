@@ -1,0 +1,111 @@
+"""A rank that stops answering ends the whole job within --timeout-s + 5 s, at every point of ddlrun bench and
+ddlrun train, with a non-zero status and a message that names it.
+
+Each case runs a 4-rank job under mpirun and freezes one rank at one point with DDLRUN_FREEZE (runtime/
+fault_injection.hpp): stopped by SIGSTOP (a hung or suspended process) or computing forever. The clock starts
+when the frozen rank says it freezes and stops when mpirun returns. No process of the job may outlive it.
+
+    frozen_rank_test.py MPIRUN DDLRUN SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+MPIRUN, DDLRUN, SOURCE = sys.argv[1:4] if len(sys.argv) >= 4 else ("mpirun", "ddlrun", ".")
+TIMEOUT_S = 2
+ALLOWANCE_S = 5  # what the job may take beyond --timeout-s to end, by the issue that asked for this
+MPIRUN_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1", "-np", "4"]
+
+
+def bench(label):
+    return ["bench", "--algorithm", "ring", "-b", "1K", "-e", "8K", "-n", "2", "-w", "1", "--baseline", "mpi",
+            "--timeout-s", str(TIMEOUT_S), "--configuration", label]
+
+
+def train(label):
+    return ["train", os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), "--compute-scale", "0.01", "-n", "2",
+            "-w", "0", "--timeout-s", str(TIMEOUT_S), "--configuration", label]
+
+
+class Job:
+    """One mpirun job with a frozen rank: when it froze (by its own word), when it ended, and what it said."""
+
+    def __init__(self, command, freeze):
+        environment = dict(os.environ, DDLRUN_FREEZE=freeze, DDLSCALE_DATA_DIR=SOURCE)
+        self.started = time.monotonic()
+        self.frozen_at = None
+        self.lines = []
+        process = subprocess.Popen([MPIRUN, *MPIRUN_FLAGS, "-x", "DDLRUN_FREEZE", "-x", "DDLSCALE_DATA_DIR", DDLRUN, *command],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
+        reader = threading.Thread(target=self.read, args=(process.stderr,))
+        reader.start()
+        try:
+            self.status = process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            self.status = "hung for 120 s"
+        self.ended = time.monotonic()
+        reader.join()
+        process.stderr.close()
+
+    def read(self, stream):
+        for line in stream:
+            if self.frozen_at is None and "(DDLRUN_FREEZE)" in line:
+                self.frozen_at = time.monotonic()
+            self.lines.append(line)
+
+    @property
+    def text(self):
+        return "".join(self.lines)
+
+    def seconds_after_freezing(self):
+        return self.ended - (self.frozen_at if self.frozen_at is not None else self.started)
+
+
+class FrozenRankEndsTheJob(unittest.TestCase):
+    def check(self, command, point, rank, mode, expected):
+        label = f"frozen-rank-test-{os.getpid()}-{point}-{rank}-{mode}"
+        job = Job(command(label), f"{point}:{rank}:{mode}")
+        context = f"{' '.join(command(label)[:1])} frozen at {point} (rank {rank}, {mode}):\n{job.text}"
+        self.assertIsNotNone(job.frozen_at, "the rank never reached the point: " + context)
+        self.assertNotEqual(job.status, 0, context)
+        self.assertNotEqual(job.status, "hung for 120 s", context)
+        self.assertLessEqual(job.seconds_after_freezing(), TIMEOUT_S + ALLOWANCE_S, context)
+        self.assertIn(expected, job.text, context)
+        print(f"{command.__name__} frozen at {point} (rank {rank}, {mode}): status {job.status}, "
+              f"{job.seconds_after_freezing():.1f} s after the freeze", file=sys.stderr)
+        # mpirun kills what is left of the job; nothing may linger.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            left = subprocess.run(["pgrep", "-f", label], capture_output=True, text=True).stdout.split()
+            if not left:
+                break
+            time.sleep(0.2)
+        self.assertEqual(left, [], "processes of the job outlived it: " + context)
+
+    def test_bench_at_every_point(self):
+        for point in ("setup", "barrier", "allreduce", "baseline", "results", "finalize"):
+            with self.subTest(point=point):
+                self.check(bench, point, 1, "stop", "rank 1 does not answer")
+
+    def test_bench_when_the_reporting_rank_itself_stops(self):
+        self.check(bench, "barrier", 0, "stop", "rank 0 does not answer")
+
+    def test_bench_while_the_job_starts(self):
+        # Inside MPI_Init no rank can ask the others: the deadline names the call and this rank instead.
+        self.check(bench, "init", 2, "stop", "MPI_Init did not return within")
+
+    def test_train_at_every_point(self):
+        for point in ("setup", "barrier", "allreduce", "compute", "results", "finalize"):
+            with self.subTest(point=point):
+                self.check(train, point, 1, "stop", "rank 1 does not answer")
+
+    def test_train_with_an_endless_compute(self):
+        self.check(train, "compute", 3, "spin", "rank 3 answered but never reached the wait of the others")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1] + sys.argv[4:])
