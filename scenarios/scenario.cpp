@@ -169,6 +169,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
     const auto& value = json["topology_overrides"];
     reader.allowOnly(value, {"nics_per_node", "nodes_per_leaf", "oversubscription"});
     if (reader.has(value, "nics_per_node")) overrides.nicsPerNode = static_cast<int>(reader.integerAt(value, "nics_per_node", 1, 64));
+    overrides.nicsPerNodeField = path + ": $.topology_overrides.nics_per_node";
     if (reader.has(value, "nodes_per_leaf")) overrides.nodesPerLeaf = static_cast<int>(reader.integerAt(value, "nodes_per_leaf", 1, 1 << 20));
     if (reader.has(value, "oversubscription")) overrides.oversubscription = reader.numberAt(value, "oversubscription", 1, 1000);
   }

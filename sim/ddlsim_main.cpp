@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "algorithms/schedule/invalid_argument.hpp"
+#include "sim/algorithms_command.hpp"
 #include "sim/collective_command.hpp"
 #include "sim/platform_command.hpp"
 #include "sim/scenario_command.hpp"
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
       "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json)\n"
       "  ddlsim collective ...                          simulate one collective on a topology\n"
       "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"
-      "  ddlsim schedule ...                            generate, verify and cost a schedule"};
+      "  ddlsim schedule ...                            generate, verify and cost a schedule\n"
+      "  ddlsim algorithms [--names]                    list the algorithms and their options"};
   app.require_subcommand(0, 1);
   app.footer(
       "Exit status: 0 on success; 1 if a simulation cannot run to its end or a verified schedule is wrong;\n"
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   ddl::addScheduleCommand(app, exitCode);
   ddl::addCollectiveCommand(app, exitCode);
   ddl::addPlatformCommand(app, exitCode);
+  ddl::addAlgorithmsCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

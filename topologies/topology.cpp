@@ -122,8 +122,8 @@ Topology topologyFromJson(const nlohmann::json& json, const std::string& path, c
   }
   if (overrides.nicsPerNode) {
     if (overrides.nicsPerNode > static_cast<int>(topology.node.nics.size()))
-      throw InvalidArgument(path + ": $.node.nics", "the node has " + std::to_string(topology.node.nics.size()) +
-                                                        " NICs, not " + std::to_string(overrides.nicsPerNode));
+      throw InvalidArgument(overrides.nicsPerNodeField, std::to_string(overrides.nicsPerNode) + " NICs, but a node of " + path +
+                                                            " has " + std::to_string(topology.node.nics.size()));
     topology.nicsUsed = overrides.nicsPerNode;
   }
   if (overrides.nodesPerLeaf) topology.network.nodesPerLeaf = overrides.nodesPerLeaf;

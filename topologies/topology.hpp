@@ -65,6 +65,8 @@ struct TopologyOverrides {
   int nicsPerNode = 0;
   int nodesPerLeaf = 0;
   double oversubscription = 0;
+  // Where nicsPerNode was given, for the error if the node has fewer NICs: a flag, or a scenario's field.
+  std::string nicsPerNodeField = "--nics-per-node";
 };
 
 // Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent.

@@ -1,0 +1,455 @@
+"""The bad inputs of bad_inputs_test.py, one per line: what is wrong, the command, and what the message must
+name. Commands are lists whose parts may use {ddlsim}, {ddlrun}, {ddlcompare}, {python}, {mpirun}, {source}
+(the source tree), {dir} (the case's own directory, also its working directory) and {out} (an output path in
+it, which must stay unwritten). Input files are written into {dir} first: `files` maps a name to its text,
+bytes, a shipped file with edits (edited), or DIRECTORY.
+"""
+import copy
+import json
+import os
+import re
+
+DIRECTORY = object()
+
+
+class Case:
+    def __init__(self, name, command, expect, files=None, environment=None):
+        self.name, self.command, self.expect = name, command, expect
+        self._files = files or {}
+        self.environment = environment or {}
+
+    def files(self, source):
+        return {name: content(source) if callable(content) else content for name, content in self._files.items()}
+
+
+def steps_of(path):
+    """'$.a.b[2]' -> ['a', 'b', 2]"""
+    return [int(index) if index else key for key, index in re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)]
+
+
+def edited(shipped, *edits):
+    """The shipped file (a path in the source tree), or a document, with `edits` applied: (path, value) sets,
+    (path, DELETE) removes, (path, RENAME, new) renames a field."""
+    def make(source):
+        if isinstance(shipped, str):
+            with open(os.path.join(source, shipped)) as handle:
+                document = json.load(handle)
+        else:
+            document = copy.deepcopy(shipped)
+        for edit in edits:
+            steps = steps_of(edit[0])
+            parent = document
+            for step in steps[:-1]:
+                parent = parent[step]
+            if edit[1] is DELETE:
+                del parent[steps[-1]]
+            elif edit[1] is RENAME:
+                parent[edit[2]] = parent.pop(steps[-1])
+            else:
+                parent[steps[-1]] = edit[1]
+        return json.dumps(document, indent=1)
+    return make
+
+
+DELETE, RENAME = object(), object()
+
+SCENARIO = "scenarios/powerai-ddl-resnet50.json"
+TOPOLOGY = "topologies/minsky-p100-ib-edr.json"
+MODEL = "models/resnet50.json"
+# A scenario small enough to simulate in a moment, naming the shipped topology and model.
+SMALL_SCENARIO = {"name": "small", "topology": "minsky-p100-ib-edr", "model": "resnet50", "gpu": "P100", "batch_per_gpu": 32,
+                  "gpus": [1, 4], "algorithms": [{"name": "ring"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}]}
+SCHEDULE = {"collective": "allreduce", "ranks": 2, "elements": 2, "element_bytes": 4, "programs": [
+    {"rank": 0, "steps": [{"op": "send", "peer": 1, "offset": 0, "count": 1, "channel": 0, "after": []},
+                          {"op": "receive-reduce", "peer": 1, "offset": 1, "count": 1, "channel": 0, "after": []},
+                          {"op": "send", "peer": 1, "offset": 1, "count": 1, "channel": 0, "after": [1]},
+                          {"op": "receive-copy", "peer": 1, "offset": 0, "count": 1, "channel": 0, "after": [0]}]},
+    {"rank": 1, "steps": [{"op": "send", "peer": 0, "offset": 1, "count": 1, "channel": 0, "after": []},
+                          {"op": "receive-reduce", "peer": 0, "offset": 0, "count": 1, "channel": 0, "after": []},
+                          {"op": "send", "peer": 0, "offset": 0, "count": 1, "channel": 0, "after": [1]},
+                          {"op": "receive-copy", "peer": 0, "offset": 1, "count": 1, "channel": 0, "after": [0]}]}]}
+SWEEP = {"source": "ddlsim collective", "configuration": "c", "collective": "allreduce", "algorithm": "ring", "ranks": 4,
+         "type": "float32", "rows": [{"bytes": 1024, "count": 256, "time_s": 0.001}, {"bytes": 2048, "count": 512, "time_s": 0.002}]}
+POINTS = {"source": "ddlsim", "scenario": "s", "points": [{"configuration": "s", "gpus": 4, "algorithm": "ring",
+                                                          "iteration_s": 0.2, "compute_s": 0.1}]}
+DEEP = "[" * 100000 + "]" * 100000
+
+SIM, RUN, COMPARE = "{ddlsim}", "{ddlrun}", "{ddlcompare}"
+
+
+def scenario_case(name, expect, *edits, base=SMALL_SCENARIO):
+    return Case(f"scenario: {name}", [SIM, "{dir}/scenario.json", "--json", "--out", "{out}"],
+                ["scenario.json", *expect], {"scenario.json": edited(base, *edits)})
+
+
+def topology_case(name, expect, *edits):
+    return Case(f"topology: {name}", [SIM, "platform", "{dir}/topology.json", "--nodes", "2", "--out", "{out}"],
+                ["topology.json", *expect], {"topology.json": edited(TOPOLOGY, *edits)})
+
+
+def model_case(name, expect, *edits):
+    scenario = dict(SMALL_SCENARIO, model="model.json")
+    return Case(f"model: {name}", [SIM, "{dir}/scenario.json", "--json", "--out", "{out}"], ["model.json", *expect],
+                {"scenario.json": json.dumps(scenario), "model.json": edited(MODEL, *edits)})
+
+
+def schedule_case(name, expect, *edits):
+    return Case(f"schedule: {name}", [SIM, "schedule", "--from", "{dir}/schedule.json", "--verify"],
+                ["schedule.json", *expect], {"schedule.json": edited(SCHEDULE, *edits)})
+
+
+def results_case(name, expect, document, *edits):
+    good = json.dumps(SWEEP if "rows" in document else POINTS)
+    return Case(f"ddlcompare: {name}", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/measured.json", "--plot", "{dir}/plot.png"],
+                ["measured.json", *expect], {"predicted.json": good, "measured.json": edited(document, *edits)})
+
+
+def file_cases(label, command, name):
+    """What every file reader refuses, whatever the format: `command` reads {dir}/NAME."""
+    return [
+        Case(f"{label}: a missing file", command, [name, "no such file"]),
+        Case(f"{label}: a directory", command, [name, "directory"], {name: DIRECTORY}),
+        Case(f"{label}: an empty file", command, [name, "not valid JSON"], {name: ""}),
+        Case(f"{label}: truncated JSON", command, [name, "not valid JSON"], {name: '{"name": "x", "gpus": [1,'}),
+        Case(f"{label}: invalid UTF-8", command, [name], {name: b'{"name": "\xff\xfe"}'}),
+        Case(f"{label}: nested 100000 deep", command, [name, "deep"], {name: DEEP}),
+        Case(f"{label}: a field given twice", command, [name, "twice"], {name: '{"name": "a", "name": "b"}'}),
+        Case(f"{label}: a NaN literal", command, [name, "not valid JSON"], {name: '{"name": NaN}'}),
+        Case(f"{label}: a number too large for a double", command, [name], {name: '{"name": 1e400}'}),
+        Case(f"{label}: JSON that is not an object", command, [name], {name: "[1, 2, 3]"}),
+    ]
+
+
+CASES = [
+    # --- the files every reader refuses, for each reader
+    *file_cases("scenario file", [SIM, "{dir}/scenario.json", "--out", "{out}"], "scenario.json"),
+    *file_cases("topology file", [SIM, "platform", "{dir}/topology.json", "--out", "{out}"], "topology.json"),
+    *file_cases("schedule file", [SIM, "schedule", "--from", "{dir}/schedule.json", "--json", "--out", "{out}"], "schedule.json"),
+    *file_cases("results file", ["{python}", COMPARE, "{dir}/results.json", "{dir}/results.json"], "results.json"),
+    *file_cases("ddlrun train's scenario", [RUN, "train", "{dir}/scenario.json", "--out", "{out}"], "scenario.json"),
+
+    # --- scenario fields
+    scenario_case("gpus missing", ["$.gpus", "missing"], ("$.gpus", DELETE)),
+    scenario_case("gpus empty", ["$.gpus"], ("$.gpus", [])),
+    scenario_case("a GPU count of 0", ["$.gpus[1]"], ("$.gpus", [1, 0])),
+    scenario_case("a negative GPU count", ["$.gpus[1]"], ("$.gpus", [1, -4])),
+    scenario_case("a fractional GPU count", ["$.gpus[1]", "integer"], ("$.gpus", [1, 4.5])),
+    scenario_case("a GPU count as text", ["$.gpus[1]", "integer"], ("$.gpus", [1, "4"])),
+    scenario_case("a million GPUs", ["$.gpus[1]", "65536"], ("$.gpus", [1, 1048576])),
+    scenario_case("a GPU count above 2^63", ["$.gpus[1]"], ("$.gpus", [1, 18446744073709551615])),
+    scenario_case("65536 GPUs in a ring: more memory than there is", ["$.gpus[0]", "needs about"],
+                  ("$.gpus", [65536]), ("$.algorithms", [{"name": "ring"}])),
+    scenario_case("gpus not an array", ["$.gpus", "array"], ("$.gpus", 4)),
+    scenario_case("batch_per_gpu 0", ["$.batch_per_gpu"], ("$.batch_per_gpu", 0)),
+    scenario_case("batch_per_gpu without a profile", ["$.batch_per_gpu", "batch 48"], ("$.batch_per_gpu", 48)),
+    scenario_case("batch_per_gpu as text", ["$.batch_per_gpu"], ("$.batch_per_gpu", "32")),
+    scenario_case("bucket_bytes 0", ["$.bucket_bytes"], ("$.bucket_bytes", 0)),
+    scenario_case("bucket_bytes above 2^40", ["$.bucket_bytes"], ("$.bucket_bytes", 1e15)),
+    scenario_case("overlap_backward as text", ["$.overlap_backward"], ("$.overlap_backward", "yes")),
+    scenario_case("an unknown placement", ["$.placement"], ("$.placement", "scattered")),
+    scenario_case("no algorithms", ["$.algorithms"], ("$.algorithms", [])),
+    scenario_case("a misspelt algorithm", ["$.algorithms[0].name", "did you mean 'ring'"], ("$.algorithms[0].name", "rnig")),
+    scenario_case("an algorithm name that is a number", ["$.algorithms[0].name"], ("$.algorithms[0].name", 7)),
+    scenario_case("dims that do not multiply", ["$.algorithms[1]", "does not multiply"], ("$.algorithms[1].dims.4", "2x3")),
+    scenario_case("dims of zero", ["$.algorithms[1].dims.4"], ("$.algorithms[1].dims.4", "0x4")),
+    scenario_case("a dims key that is no GPU count", ["$.algorithms[1].dims.four"], ("$.algorithms[1].dims", {"1": "1", "four": "4"})),
+    scenario_case("a dims key with trailing text", ["$.algorithms[1].dims.4x"], ("$.algorithms[1].dims", {"1": "1", "4x": "4"})),
+    scenario_case("dims for a count the sweep lacks", ["$.algorithms[1].dims.8"], ("$.algorithms[1].dims.8", "4x2")),
+    scenario_case("dims missing a count", ["$.algorithms[1].dims", "no grid given for 4"], ("$.algorithms[1].dims", {"1": "1"})),
+    scenario_case("a misspelt algorithm field", ["$.algorithms[1].dimz", "did you mean 'dims'"], ("$.algorithms[1].dims", RENAME, "dimz")),
+    scenario_case("dims on an algorithm without them", ["$.algorithms[0]", "takes no dims"], ("$.algorithms[0].dims", {"1": "1", "4": "4"})),
+    scenario_case("an unknown inner algorithm", ["$.algorithms[0]", "butterfly"], ("$.gpus", [2, 4]),
+                  ("$.algorithms", [{"name": "hierarchical", "ranks_per_node": 2, "inner": "butterfly"}])),
+    scenario_case("ranks_per_node 0", ["$.algorithms[0].ranks_per_node"], ("$.algorithms[0]", {"name": "hierarchical", "ranks_per_node": 0})),
+    scenario_case("ranks_per_node that does not divide", ["$.algorithms[0]"], ("$.algorithms[0]", {"name": "hierarchical", "ranks_per_node": 3})),
+    scenario_case("chunk_bytes 0", ["$.algorithms[0].chunk_bytes"], ("$.algorithms[0]", {"name": "double-binary-tree", "chunk_bytes": 0})),
+    scenario_case("a misspelt top-level field", ["$.gpuss", "did you mean 'gpus'"], ("$.gpus", RENAME, "gpuss")),
+    scenario_case("an unknown top-level field", ["$.colour", "unknown field"], ("$.colour", "blue")),
+    scenario_case("a topology that does not exist", ["$.topology", "no topology named 'minksy'", "minsky-p100-ib-edr"], ("$.topology", "minksy")),
+    scenario_case("a misspelt topology", ["$.topology", "did you mean 'minsky-p100-ib-edr'"], ("$.topology", "minsky-p100-ib-erd")),
+    scenario_case("a topology path that does not exist", ["$.topology", "no such file"], ("$.topology", "missing/cluster.json")),
+    scenario_case("a model that does not exist", ["$.model", "no model named"], ("$.model", "resnet5O")),
+    scenario_case("a GPU the model has no profile for", ["$.batch_per_gpu", "V100"], ("$.gpu", "V100")),
+    scenario_case("the name a number", ["$.name", "string"], ("$.name", 3)),
+    scenario_case("nodes_per_leaf 0", ["$.topology_overrides.nodes_per_leaf"], ("$.topology_overrides", {"nodes_per_leaf": 0})),
+    scenario_case("oversubscription below 1", ["$.topology_overrides.oversubscription"], ("$.topology_overrides", {"oversubscription": 0.5})),
+    scenario_case("more NICs than the node has", ["$.topology_overrides.nics_per_node"], ("$.topology_overrides", {"nics_per_node": 9})),
+    scenario_case("an unknown override", ["$.topology_overrides.nic_count"], ("$.topology_overrides", {"nic_count": 1})),
+
+    # --- ddlsim SCENARIO flags
+    Case("ddlsim: --compute-scale nan", [SIM, "{source}/" + SCENARIO, "--compute-scale", "nan", "--out", "{out}"], ["--compute-scale"]),
+    Case("ddlsim: --compute-scale -1", [SIM, "{source}/" + SCENARIO, "--compute-scale", "-1", "--out", "{out}"], ["--compute-scale"]),
+    Case("ddlsim: --compute-scale 0", [SIM, "{source}/" + SCENARIO, "--compute-scale", "0", "--out", "{out}"], ["--compute-scale"]),
+    Case("ddlsim: --compute-scale inf", [SIM, "{source}/" + SCENARIO, "--compute-scale", "inf", "--out", "{out}"], ["--compute-scale"]),
+    Case("ddlsim: --out a directory", [SIM, "{source}/" + SCENARIO, "--out", "{dir}"], ["--out", "directory"]),
+    Case("ddlsim: --out in a missing directory", [SIM, "{source}/" + SCENARIO, "--out", "{dir}/no/out.json"], ["--out", "no directory"]),
+    Case("ddlsim: --csv and --json", [SIM, "{source}/" + SCENARIO, "--csv", "--json", "--out", "{out}"], ["--csv"]),
+    Case("ddlsim: an unknown subcommand", [SIM, "simulate", "x"], ["simulate"]),
+    Case("ddlsim: no scenario", [SIM], ["scenario"]),
+
+    # --- topology fields
+    topology_case("0 GPUs per node", ["$.node.gpus"], ("$.node.gpus", 0)),
+    topology_case("2000 GPUs per node", ["$.node.gpus"], ("$.node.gpus", 2000)),
+    topology_case("GPUs per node as text", ["$.node.gpus"], ("$.node.gpus", "4")),
+    topology_case("a reduction rate of 0", ["$.node.reduce_Bps"], ("$.node.reduce_Bps", 0)),
+    topology_case("a port without bandwidth", ["$.node.port.bandwidth_Bps", "missing"], ("$.node.port.bandwidth_Bps", DELETE)),
+    topology_case("a negative port latency", ["$.node.port.latency_s"], ("$.node.port.latency_s", -1e-6)),
+    topology_case("a link to no device", ["$.node.links[0].between[1]", "no such device"], ("$.node.links[0].between", ["gpu0", "gpu9"])),
+    topology_case("a link between three devices", ["$.node.links[0].between"], ("$.node.links[0].between", ["gpu0", "gpu1", "gpu2"])),
+    topology_case("a link from a device to itself", ["$.node.links[0].between"], ("$.node.links[0].between", ["gpu0", "gpu0"])),
+    topology_case("a link of bandwidth 0", ["$.node.links[0].bandwidth_Bps"], ("$.node.links[0].bandwidth_Bps", 0)),
+    topology_case("a link latency of 5 s", ["$.node.links[0].latency_s"], ("$.node.links[0].latency_s", 5)),
+    topology_case("a link named twice", ["$.node.links[1].name", "twice"], ("$.node.links[1].name", "nvlink-gpu0-gpu1")),
+    topology_case("a misspelt link field", ["$.node.links[0].bandwith_Bps", "did you mean 'bandwidth_Bps'"],
+                  ("$.node.links[0].bandwidth_Bps", RENAME, "bandwith_Bps")),
+    topology_case("a device named like a GPU", ["$.node.devices[0]", "twice"], ("$.node.devices[0]", "gpu0")),
+    topology_case("a NIC that is no device", ["$.node.nics[0]", "not a device"], ("$.node.nics[0]", "eth7")),
+    topology_case("a rank order that is no permutation", ["$.node.rank_order"], ("$.node.rank_order", [0, 0, 1, 2])),
+    topology_case("a rank order beyond the GPUs", ["$.node.rank_order[3]"], ("$.node.rank_order", [0, 1, 2, 4])),
+    topology_case("nodes_per_leaf 0", ["$.network.nodes_per_leaf"], ("$.network.nodes_per_leaf", 0)),
+    topology_case("oversubscription 0.5", ["$.network.oversubscription"], ("$.network.oversubscription", 0.5)),
+    topology_case("a NIC bandwidth of 1e300", ["$.network.nic_bandwidth_Bps"], ("$.network.nic_bandwidth_Bps", 1e300)),
+    topology_case("nics_used 0 with NICs", ["$.nics_used"], ("$.nics_used", 0)),
+    topology_case("nics_used beyond the NICs", ["$.nics_used"], ("$.nics_used", 9)),
+    topology_case("no network", ["$.network", "missing"], ("$.network", DELETE)),
+    topology_case("an unknown node field", ["$.node.nvswitch", "unknown field"], ("$.node.nvswitch", True)),
+    topology_case("a misspelt network field", ["$.network.node_per_leaf", "did you mean 'nodes_per_leaf'"],
+                  ("$.network.nodes_per_leaf", RENAME, "node_per_leaf")),
+
+    # --- model fields
+    model_case("no gradients", ["$.gradients"], ("$.gradients", [])),
+    model_case("a tensor of 0 elements", ["$.gradients[0].elements"], ("$.gradients[0].elements", 0)),
+    model_case("a tensor of -1 elements", ["$.gradients[0].elements"], ("$.gradients[0].elements", -1)),
+    model_case("a tensor of 2^41 elements", ["$.gradients[0].elements"], ("$.gradients[0].elements", 2 ** 41)),
+    model_case("negative backward FLOPs", ["$.gradients[0].backward_flops_per_image"], ("$.gradients[0].backward_flops_per_image", -1)),
+    model_case("parameters that disagree with the gradients", ["$.parameters", "add up to"], ("$.parameters", 25)),
+    model_case("a profile key that is not fp32", ["$.gpus.P100.profiles.amp-32", "fp32-BATCH"],
+               ("$.gpus.P100.profiles.fp32-32", RENAME, "amp-32")),
+    model_case("a profile batch of 0", ["$.gpus.P100.profiles.fp32-32.batch"], ("$.gpus.P100.profiles.fp32-32.batch", 0)),
+    model_case("a profile batch given twice", ["$.gpus.P100.profiles.fp32-64.batch", "also profiled"],
+               ("$.gpus.P100.profiles.fp32-64.batch", 32)),
+    model_case("an iteration time of 0", ["$.gpus.P100.profiles.fp32-32.iteration_s"], ("$.gpus.P100.profiles.fp32-32.iteration_s", 0)),
+    model_case("an iteration shorter than the optimizer step", ["$.gpus.P100", "optimizer"], ("$.gpus.P100.profiles.fp32-32.iteration_s", 1e-6)),
+    model_case("a profile without its source", ["$.gpus.P100.profiles.fp32-32.source", "missing"],
+               ("$.gpus.P100.profiles.fp32-32.source", DELETE)),
+    model_case("a memory bandwidth of 0", ["$.gpus.P100.memory.bandwidth_Bps"], ("$.gpus.P100.memory.bandwidth_Bps", 0)),
+    model_case("a misspelt tensor field", ["$.gradients[0].element", "did you mean 'elements'"], ("$.gradients[0].elements", RENAME, "element")),
+    model_case("an unknown model field", ["$.optimizer", "unknown field"], ("$.optimizer", "sgd")),
+    model_case("a tensor without a name", ["$.gradients[0].name", "missing"], ("$.gradients[0].name", DELETE)),
+    Case("model: every backward FLOP 0", [SIM, "{dir}/scenario.json", "--out", "{out}"], ["model.json", "$.gradients", "backward_flops_per_image"],
+         {"scenario.json": json.dumps(dict(SMALL_SCENARIO, model="model.json")),
+          "model.json": json.dumps({"name": "zero", "gradients": [{"name": "w", "elements": 10, "backward_flops_per_image": 0}],
+                                    "gpus": {"P100": {"memory": {"bandwidth_Bps": 7.32e11},
+                                                      "profiles": {"fp32-32": {"batch": 32, "iteration_s": 0.1, "source": "x"}}}}})}),
+
+    # --- schedule fields
+    schedule_case("a peer outside the ranks", ["$.programs[0].steps[0].peer"], ("$.programs[0].steps[0].peer", 99)),
+    schedule_case("a negative peer", ["$.programs[0].steps[0].peer"], ("$.programs[0].steps[0].peer", -1)),
+    schedule_case("a rank sending to itself", ["$.programs[0].steps[0].peer", "itself"], ("$.programs[0].steps[0].peer", 0)),
+    schedule_case("an offset beyond the buffer", ["$.programs[0].steps[0].offset"], ("$.programs[0].steps[0].offset", 5)),
+    schedule_case("a count beyond the buffer", ["$.programs[0].steps[0].count"], ("$.programs[0].steps[0].count", 3)),
+    schedule_case("an unknown op", ["$.programs[0].steps[0].op", "sned"], ("$.programs[0].steps[0].op", "sned")),
+    schedule_case("'afer' for 'after'", ["$.programs[0].steps[2].afer", "did you mean 'after'"],
+                  ("$.programs[0].steps[2].after", RENAME, "afer")),
+    schedule_case("a dependency on a later step", ["$.programs[0].steps[2].after[0]"], ("$.programs[0].steps[2].after", [3])),
+    schedule_case("a dependency that is not a number", ["$.programs[0].steps[2].after[0]"], ("$.programs[0].steps[2].after", ["1"])),
+    schedule_case("0 ranks", ["$.ranks"], ("$.ranks", 0)),
+    schedule_case("70000 ranks", ["$.ranks"], ("$.ranks", 70000)),
+    schedule_case("negative elements", ["$.elements"], ("$.elements", -1)),
+    schedule_case("element_bytes 0", ["$.element_bytes"], ("$.element_bytes", 0)),
+    schedule_case("a buffer above 1 PiB", ["$.elements"], ("$.elements", 2 ** 60)),
+    schedule_case("fewer programs than ranks", ["$.programs", "programs for 3 ranks"], ("$.ranks", 3)),
+    schedule_case("a program of the wrong rank", ["$.programs[1].rank"], ("$.programs[1].rank", 0)),
+    schedule_case("a negative channel", ["$.programs[0].steps[0].channel"], ("$.programs[0].steps[0].channel", -1)),
+    schedule_case("an unknown collective", ["$.collective", "allgather"], ("$.collective", "allgather")),
+    schedule_case("steps not an array", ["$.programs[0].steps"], ("$.programs[0].steps", {})),
+    schedule_case("an unknown field", ["$.author", "unknown field"], ("$.author", "x")),
+
+    # --- ddlsim collective flags
+    *[Case(f"ddlsim collective: {name}", [SIM, "collective", "--topology", "minsky-p100-ib-edr", "--out", "{out}", *flags], expect)
+      for name, flags, expect in [
+          ("--gpus 0", ["--algorithm", "ring", "--gpus", "0"], ["--gpus"]),
+          ("--gpus -1", ["--algorithm", "ring", "--gpus", "-1"], ["--gpus"]),
+          ("--gpus 70000", ["--algorithm", "ring", "--gpus", "70000"], ["--gpus"]),
+          ("--gpus 10000000", ["--algorithm", "ring", "--gpus", "10000000"], ["--gpus"]),
+          ("--gpus as text", ["--algorithm", "ring", "--gpus", "four"], ["--gpus"]),
+          ("--gpus missing", ["--algorithm", "ring"], ["--gpus"]),
+          ("4096 GPUs in a ring: more memory than there is", ["--algorithm", "ring", "--gpus", "65536"], ["--gpus", "needs about"]),
+          ("--bytes -1", ["--algorithm", "ring", "--gpus", "4", "--bytes", "-1"], ["--bytes"]),
+          ("--bytes 1Q", ["--algorithm", "ring", "--gpus", "4", "--bytes", "1Q"], ["--bytes"]),
+          ("--bytes beyond 1 PiB", ["--algorithm", "ring", "--gpus", "4", "--bytes", "2000000G"], ["--bytes"]),
+          ("--bytes not whole elements", ["--algorithm", "ring", "--gpus", "4", "--bytes", "10"], ["--bytes", "4-byte elements"]),
+          ("-b 0 in a sweep", ["--algorithm", "ring", "--gpus", "4", "-b", "0", "-e", "1K"], ["--min-bytes"]),
+          ("-b above -e", ["--algorithm", "ring", "--gpus", "4", "-b", "2K", "-e", "1K"], ["--min-bytes"]),
+          ("-f 1", ["--algorithm", "ring", "--gpus", "4", "-b", "1K", "-e", "4K", "-f", "1"], ["--factor"]),
+          ("-f nan", ["--algorithm", "ring", "--gpus", "4", "-b", "1K", "-e", "4K", "-f", "nan"], ["--factor"]),
+          ("-f 1.0001: too many sizes", ["--algorithm", "ring", "--gpus", "4", "-b", "1", "-e", "1G", "-f", "1.0001"], ["--factor", "sizes"]),
+          ("-n 0", ["--algorithm", "ring", "--gpus", "4", "-n", "0"], ["--iters"]),
+          ("-n 5000", ["--algorithm", "ring", "--gpus", "4", "-n", "5000"], ["--iters"]),
+          ("--element-bytes 0", ["--algorithm", "ring", "--gpus", "4", "--element-bytes", "0"], ["--element-bytes"]),
+          ("a misspelt algorithm", ["--algorithm", "hallving-doubling", "--gpus", "4"], ["--algorithm", "did you mean 'halving-doubling'"]),
+          ("dims that do not multiply", ["--algorithm", "ddl", "--dims", "4x4", "--gpus", "8"], ["--dims", "does not multiply"]),
+          ("dims of zero", ["--algorithm", "ddl", "--dims", "0x8", "--gpus", "8"], ["--dims"]),
+          ("dims on ring", ["--algorithm", "ring", "--dims", "2x2", "--gpus", "4"], ["--dims"]),
+          ("--ranks-per-node 0", ["--algorithm", "hierarchical", "--ranks-per-node", "0", "--gpus", "4"], ["--ranks-per-node"]),
+          ("--chunk-bytes 0", ["--algorithm", "double-binary-tree", "--chunk-bytes", "0", "--gpus", "4"], ["--chunk-bytes"]),
+          ("1-byte chunks of 100 MB", ["--algorithm", "double-binary-tree", "--chunk-bytes", "1", "--gpus", "4", "--bytes", "100M"],
+           ["schedule", "steps"]),
+          ("an unknown inner algorithm", ["--algorithm", "hierarchical", "--ranks-per-node", "2", "--inner", "foo", "--gpus", "4"], ["foo"]),
+          ("an unknown collective", ["--algorithm", "ring", "--collective", "allgather", "--gpus", "4"], ["--collective"]),
+          ("--nodes-per-leaf 0", ["--algorithm", "ring", "--gpus", "4", "--nodes-per-leaf", "0"], ["--nodes-per-leaf"]),
+          ("--nodes-per-leaf -1", ["--algorithm", "ring", "--gpus", "4", "--nodes-per-leaf", "-1"], ["--nodes-per-leaf"]),
+          ("--oversubscription -1", ["--algorithm", "ring", "--gpus", "4", "--oversubscription", "-1"], ["--oversubscription"]),
+          ("--oversubscription nan", ["--algorithm", "ring", "--gpus", "4", "--oversubscription", "nan"], ["--oversubscription"]),
+          ("--nics-per-node 99", ["--algorithm", "ring", "--gpus", "4", "--nics-per-node", "99"], ["--nics-per-node"]),
+          ("an unknown placement", ["--algorithm", "ring", "--gpus", "4", "--placement", "spread"], ["--placement"]),
+      ]],
+    Case("ddlsim collective: an unknown topology", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology", "nowhere",
+                                                    "--out", "{out}"], ["--topology", "no topology named 'nowhere'", "minsky-p100-ib-edr"]),
+    Case("ddlsim collective: --out a directory", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
+                                                  "minsky-p100-ib-edr", "--out", "{dir}"], ["--out", "directory"]),
+
+    # --- ddlsim schedule flags
+    *[Case(f"ddlsim schedule: {name}", [SIM, "schedule", *flags], expect) for name, flags, expect in [
+        ("--ranks 0", ["--algorithm", "ring", "--ranks", "0"], ["--ranks"]),
+        ("--ranks 70000", ["--algorithm", "ring", "--ranks", "70000"], ["--ranks"]),
+        ("--ranks 65536 in a ring: more memory than there is", ["--algorithm", "ring", "--ranks", "65536"], ["--ranks", "needs about"]),
+        ("--bytes 1Q", ["--algorithm", "ring", "--ranks", "4", "--bytes", "1Q"], ["--bytes"]),
+        ("--bytes 2^63-1", ["--algorithm", "ring", "--ranks", "4", "--bytes", "9223372036854775807", "--element-bytes", "1"], ["--bytes"]),
+        ("--element-bytes 0", ["--algorithm", "ring", "--ranks", "4", "--element-bytes", "0"], ["--element-bytes"]),
+        ("--latency-s nan", ["--algorithm", "ring", "--ranks", "4", "--latency-s", "nan"], ["--latency-s"]),
+        ("--latency-s -1", ["--algorithm", "ring", "--ranks", "4", "--latency-s", "-1"], ["--latency-s"]),
+        ("--bandwidth-Bps 0", ["--algorithm", "ring", "--ranks", "4", "--bandwidth-Bps", "0"], ["--bandwidth-Bps"]),
+        ("--reduce-Bps inf", ["--algorithm", "ring", "--ranks", "4", "--reduce-Bps", "inf"], ["--reduce-Bps"]),
+        ("--rank beyond the ranks", ["--algorithm", "ring", "--ranks", "4", "--rank", "9"], ["--rank"]),
+        ("--levels that do not multiply", ["--from", "{source}/tests/fuzz/corpus/schedule_reader/ring-4.json", "--levels", "3x3"], ["--levels"]),
+        ("--from with --algorithm", ["--from", "{source}/tests/fuzz/corpus/schedule_reader/ring-4.json", "--algorithm", "ring"], ["--algorithm"]),
+        ("--out without --json", ["--algorithm", "ring", "--ranks", "4", "--out", "{out}"], ["--out"]),
+        ("dims that do not multiply", ["--algorithm", "ddl", "--ranks", "4", "--dims", "2x3"], ["--dims"]),
+        ("--algorithm missing", ["--ranks", "4"], ["--algorithm"]),
+        ("--out a directory", ["--algorithm", "ring", "--ranks", "4", "--json", "--out", "{dir}"], ["--out", "directory"]),
+    ]],
+
+    # --- ddlsim platform flags
+    *[Case(f"ddlsim platform: {name}", [SIM, "platform", *flags, "--out", "{out}"], expect) for name, flags, expect in [
+        ("--nodes 0", ["minsky-p100-ib-edr", "--nodes", "0"], ["--nodes"]),
+        ("--nodes 1000000", ["minsky-p100-ib-edr", "--nodes", "1000000", "--xml"], ["--nodes"]),
+        ("an XML file of 8000 GPUs", ["minsky-p100-ib-edr", "--nodes", "2000", "--xml"], ["--nodes", "route per pair"]),
+        ("an unknown topology", ["minksy-p100-ib-edr", "--nodes", "2"], ["topology", "did you mean 'minsky-p100-ib-edr'"]),
+        ("--nics-per-node 99", ["minsky-p100-ib-edr", "--nics-per-node", "99"], ["--nics-per-node"]),
+        ("an unknown placement", ["minsky-p100-ib-edr", "--placement", "x"], ["--placement"]),
+        ("more nodes than a NIC-less node allows", ["h200-ranks-sharing-one-gpu", "--nodes", "2"], ["$.node.nics"]),
+    ]],
+
+    # --- ddlrun bench (one process; threads for several ranks)
+    *[Case(f"ddlrun bench: {name}", [RUN, "bench", *flags], expect) for name, flags, expect in [
+        ("a misspelt algorithm", ["--algorithm", "rnig"], ["--algorithm", "did you mean 'ring'"]),
+        ("--algorithm missing", [], ["--algorithm"]),
+        ("-b 0 in a sweep", ["--algorithm", "ring", "--transport", "threads", "--ranks", "2", "-b", "0", "-e", "1K"], ["--min-bytes"]),
+        ("-e 1000G: more memory than there is", ["--algorithm", "ring", "-e", "1000G"], ["--max-bytes", "needs about"]),
+        ("-e beyond 1 PiB", ["--algorithm", "ring", "-e", "2000000G"], ["--max-bytes"]),
+        ("-f 1", ["--algorithm", "ring", "-f", "1"], ["--factor"]),
+        ("-f nan", ["--algorithm", "ring", "-f", "nan"], ["--factor"]),
+        ("-n 0", ["--algorithm", "ring", "-n", "0"], ["--iters"]),
+        ("-w -1", ["--algorithm", "ring", "-w", "-1"], ["--warmup"]),
+        ("-c -1", ["--algorithm", "ring", "-c", "-1"], ["--check"]),
+        ("an unknown type", ["--algorithm", "ring", "--type", "float8"], ["--type"]),
+        ("--timeout-s nan", ["--algorithm", "ring", "--timeout-s", "nan"], ["--timeout-s"]),
+        ("--timeout-s 0", ["--algorithm", "ring", "--timeout-s", "0"], ["--timeout-s"]),
+        ("--timeout-s -1", ["--algorithm", "ring", "--timeout-s", "-1"], ["--timeout-s"]),
+        ("--timeout-s 1e9", ["--algorithm", "ring", "--timeout-s", "1e9"], ["--timeout-s"]),
+        ("--piece-bytes 0", ["--algorithm", "ring", "--piece-bytes", "0"], ["--piece-bytes"]),
+        ("1-byte pieces of 64 MiB", ["--algorithm", "ring", "--piece-bytes", "1", "-e", "64M"], ["--piece-bytes", "messages at once"]),
+        ("an unknown transport", ["--algorithm", "ring", "--transport", "infiniband"], ["--transport"]),
+        ("threads without --ranks", ["--algorithm", "ring", "--transport", "threads"], ["--ranks"]),
+        ("--ranks 0", ["--algorithm", "ring", "--transport", "threads", "--ranks", "0"], ["--ranks"]),
+        ("--ranks 5000", ["--algorithm", "ring", "--transport", "threads", "--ranks", "5000"], ["--ranks"]),
+        ("--ranks under MPI", ["--algorithm", "ring", "--ranks", "2"], ["--ranks"]),
+        ("the nccl baseline on MPI", ["--algorithm", "ring", "--baseline", "nccl"], ["--baseline"]),
+        ("an unknown baseline", ["--algorithm", "ring", "--baseline", "gloo"], ["--baseline"]),
+        ("--csv and --json", ["--algorithm", "ring", "--csv", "--json"], ["--csv"]),
+        ("--out without a format", ["--algorithm", "ring", "--out", "{out}"], ["--out"]),
+        ("--out a directory", ["--algorithm", "ring", "--json", "--out", "{dir}"], ["--out", "directory"]),
+        ("--out in a missing directory", ["--algorithm", "ring", "--json", "--out", "{dir}/no/out.json"], ["--out"]),
+        ("dims that do not fit the ranks", ["--algorithm", "ddl", "--dims", "3x3", "--transport", "threads", "--ranks", "2"], ["--dims"]),
+        ("dims on ring", ["--algorithm", "ring", "--dims", "2", "--transport", "threads", "--ranks", "2"], ["--dims"]),
+    ]],
+    Case("ddlrun bench under mpirun: dims that do not fit", ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "2", RUN,
+                                                             "bench", "--algorithm", "ddl", "--dims", "3x3"], ["--dims"]),
+
+    # --- ddlrun train
+    *[Case(f"ddlrun train: {name}", [RUN, "train", "{source}/" + SCENARIO, *flags], expect) for name, flags, expect in [
+        ("--compute-scale nan", ["--compute-scale", "nan"], ["--compute-scale"]),
+        ("--compute-scale -1", ["--compute-scale", "-1"], ["--compute-scale"]),
+        ("--compute-scale 1e9", ["--compute-scale", "1e9"], ["--compute-scale"]),
+        ("-n 0", ["-n", "0"], ["--iters"]),
+        ("-w -1", ["-w", "-1"], ["--warmup"]),
+        ("--out a directory", ["--out", "{dir}"], ["--out", "directory"]),
+        ("--timeout-s inf", ["--timeout-s", "inf"], ["--timeout-s"]),
+        ("an unknown transport", ["--transport", "tcp"], ["--transport"]),
+    ]],
+    Case("ddlrun train: a scenario with a misspelt field", [RUN, "train", "{dir}/scenario.json"], ["scenario.json", "$.gpuss"],
+         {"scenario.json": edited(SMALL_SCENARIO, ("$.gpus", RENAME, "gpuss"))}),
+    Case("ddlrun train: dims that do not fit the ranks", [RUN, "train", "{dir}/scenario.json", "--transport", "threads", "--ranks", "2"],
+         ["scenario.json", "$.algorithms[1].dims"], {"scenario.json": edited(SMALL_SCENARIO)}),
+    Case("ddlrun: no subcommand", [RUN], ["subcommand"]),
+
+    # --- ddlcompare
+    results_case("a configuration that is a number", ["$.configuration", "string"], SWEEP, ("$.configuration", 5)),
+    results_case("a point's configuration that is a number", ["$.points[0].configuration"], POINTS, ("$.points[0].configuration", 5)),
+    results_case("a time of 0", ["$.rows[0].time_s"], SWEEP, ("$.rows[0].time_s", 0)),
+    results_case("a negative time", ["$.rows[0].time_s"], SWEEP, ("$.rows[0].time_s", -1)),
+    results_case("a time of 1e300", ["$.rows[0].time_s"], SWEEP, ("$.rows[0].time_s", 1e300)),
+    results_case("a time as text", ["$.rows[0].time_s", "number"], SWEEP, ("$.rows[0].time_s", "1 ms")),
+    results_case("bytes negative", ["$.rows[0].bytes"], SWEEP, ("$.rows[0].bytes", -1)),
+    results_case("ranks 0", ["$.ranks"], SWEEP, ("$.ranks", 0)),
+    results_case("gpus 0", ["$.points[0].gpus"], POINTS, ("$.points[0].gpus", 0)),
+    results_case("a misspelt field", ["$.rows[0].time", "did you mean 'time_s'"], SWEEP, ("$.rows[0].time_s", RENAME, "time")),
+    results_case("an unknown point field", ["$.points[0].speedup", "unknown field"], POINTS, ("$.points[0].speedup", 2)),
+    results_case("the same row twice", ["$.rows[1]", "the same point"], SWEEP, ("$.rows[1].bytes", 1024)),
+    results_case("rows not an array", ["$.rows", "array"], SWEEP, ("$.rows", {})),
+    results_case("no rows, points or results", ["expected"], SWEEP, ("$.rows", RENAME, "data")),
+    results_case("a row that is not an object", ["$.rows[0]", "object"], SWEEP, ("$.rows[0]", 5)),
+    Case("ddlcompare: no point matches", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/measured.json"], ["measured.json", "no point matches"],
+         {"predicted.json": json.dumps(SWEEP), "measured.json": edited(SWEEP, ("$.algorithm", "ddl 2x2"))}),
+    *[Case(f"ddlcompare: {name}", ["{python}", COMPARE, "{dir}/results.json", "{dir}/results.json", *flags], expect,
+           {"results.json": json.dumps(SWEEP)}) for name, flags, expect in [
+        ("--max-error nan", ["--max-error", "nan"], ["--max-error"]),
+        ("--max-error -1", ["--max-error", "-1"], ["--max-error"]),
+        ("--max-error as text", ["--max-error", "ten"], ["--max-error"]),
+        ("--plot a directory", ["--plot", "{dir}"], ["--plot"]),
+        ("--plot without an image extension", ["--plot", "{dir}/plot"], ["--plot"]),
+        ("--plot in a missing directory", ["--plot", "{dir}/no/plot.png"], ["--plot", "no directory"]),
+    ]],
+    Case("ddlcompare: one file only", ["{python}", COMPARE, "{dir}/results.json"], ["measured"], {"results.json": json.dumps(SWEEP)}),
+
+    # --- the scripts
+    *[Case(f"compare_on_emulated_cluster: {name}", ["{source}/analysis/compare_on_emulated_cluster", *flags, "--out", "{dir}/results"], expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--nodez", "2"], ["--nodez"]),
+          ("a node count that is no number", ["--nodes", "two"], ["--nodes"]),
+          ("one node", ["--nodes", "1"], ["--nodes"]),
+          ("0 ranks per node", ["--ranks-per-node", "0"], ["--ranks-per-node"]),
+          ("an unknown algorithm", ["--algorithms", "ring rnig"], ["--algorithms", "rnig"]),
+          ("-n 0", ["-n", "0"], ["-n"]),
+          ("a rate without a unit", ["--rate", "100"], ["--rate"]),
+          ("a negative latency", ["--latency-ms", "-1"], ["--latency-ms"]),
+          ("an unknown protocol", ["--protocol", "fast"], ["--protocol"]),
+          ("--max-error nan", ["--max-error", "nan"], ["--max-error"]),
+          ("-b 0", ["-b", "0"], ["-b"]),
+          ("a missing value", ["--nodes"], ["--nodes"]),
+      ]],
+    *[Case(f"cluster: {name}", ["{source}/runtime/emulated_cluster/cluster", *flags], expect)
+      for name, flags, expect in [
+          ("up with one node", ["up", "--nodes", "1"], ["--nodes"]),
+          ("up with a rate without a unit", ["up", "--nodes", "2", "--rate", "100"], ["--rate"]),
+          ("up with an MTU of 10", ["up", "--nodes", "2", "--mtu", "10"], ["--mtu"]),
+          ("up with an unknown option", ["up", "--nodes", "2", "--speed", "1"], ["--speed"]),
+          ("an unknown command", ["launch"], ["usage"]),
+      ]],
+    Case("fuzz: an unknown harness", ["{source}/scripts/fuzz", "json_reader", "10"], ["json_reader", "schedule_reader"]),
+    Case("fuzz: seconds that are no number", ["{source}/scripts/fuzz", "all", "soon"], ["SECONDS"]),
+    Case("install-dependencies: an unknown table", ["{source}/scripts/install-dependencies", "--list", "fonts"], ["--list"]),
+    Case("validate-gpu: an unknown option", ["{source}/scripts/validate-gpu", "--cpu"], ["--cpu"]),
+    Case("build: an unknown flavour", ["{source}/scripts/build", "debug"], ["debug"]),
+]
