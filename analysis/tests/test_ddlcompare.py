@@ -95,7 +95,7 @@ class DdlcompareTest(unittest.TestCase):
         del broken["rows"][0]["time_s"]
         cases = [(self.write("a.json", broken), "a.json: $.rows[0].time_s: missing"),
                  (self.write("b.json", "{nope"), "b.json: not valid JSON"),
-                 (os.path.join(self.directory.name, "absent.json"), "absent.json: cannot read the file"),
+                 (os.path.join(self.directory.name, "absent.json"), "absent.json: no such file"),
                  (self.write("c.json", {"points": [{"gpus": "four", "algorithm": "ring", "iteration_s": 1}]}),
                   "c.json: $.points[0].gpus: expected an integer"),
                  (self.write("d.json", sweep("ddlrun bench", [(2, 0.2)])), "no point matches")]
