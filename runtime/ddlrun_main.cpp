@@ -94,6 +94,9 @@ int main(int argc, char** argv) {
       status = 2;
     } catch (const std::bad_alloc&) {
       watchdog.stopJob("out of memory (the estimates before the run did not foresee it)");
+    } catch (const std::exception& error) {
+      // A bug, not bad input: the other ranks would wait for this one forever.
+      watchdog.stopJob(std::string("internal error: ") + error.what());
     }
     // No rank enters MPI_Finalize, which waits for all, while another is stuck: this barrier names it.
     ddl::freezeIfAsked("finalize", rank);

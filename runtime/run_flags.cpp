@@ -4,6 +4,7 @@
 
 #include "algorithms/io/byte_sizes.hpp"
 #include "algorithms/io/cli_checks.hpp"
+#include "algorithms/io/machine_memory.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
@@ -41,6 +42,16 @@ RunOptions RunFlags::run() const {
 
 std::chrono::milliseconds RunFlags::timeout() const {
   return std::chrono::milliseconds(static_cast<std::int64_t>(timeoutSeconds_ * 1000));
+}
+
+void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) const {
+  // A thread's stack is RLIMIT_STACK's size of address space, 8 MiB by default: one per rank in one
+  // process, and the watchdog's.
+  constexpr double kThreadStackBytes = 8.0 * 1024 * 1024;
+  const int here = ranksOnThisHost();
+  const int inThisProcess = runsInOneProcess(transport()) ? here : 1;
+  requireMemory(bytesPerRank * here, field, what + " on " + std::to_string(here) + " rank(s) of this machine",
+                bytesPerRank * inThisProcess + kThreadStackBytes * (inThisProcess + 1));
 }
 
 int RunFlags::ranksOnThisHost() const {

@@ -22,6 +22,9 @@ class RunFlags {
   TransportKind transport() const;
   // How many of the job's ranks run on this machine: --ranks in one process, else what mpirun says.
   int ranksOnThisHost() const;
+  // InvalidArgument(field, ...) unless every rank on this machine can have `bytesPerRank` of memory, and
+  // this process the address space for its ranks and their threads' stacks.
+  void requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) const;
 
  private:
   std::string transport_ = "mpi";

@@ -194,7 +194,13 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader gpus = root.at("gpus");
   const auto& counts = gpus.array(root.member(json, "gpus"));
   if (counts.empty()) gpus.fail("give at least one GPU count");
-  for (std::size_t i = 0; i < counts.size(); ++i) scenario.gpuCounts.push_back(static_cast<int>(gpus.at(i).integer(counts[i], 1, kMaxRanks)));
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const int count = static_cast<int>(gpus.at(i).integer(counts[i], 1, kMaxRanks));
+    // The same count twice would give the same points twice, which no results file may hold.
+    if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) != scenario.gpuCounts.end())
+      gpus.at(i).fail(std::to_string(count) + " GPUs are listed twice");
+    scenario.gpuCounts.push_back(count);
+  }
 
   if (root.has(json, "placement")) {
     const std::string placement = root.stringAt(json, "placement");
@@ -219,9 +225,21 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
       reader.at("name").fail(error.what());
     }
   }
+  for (int count : scenario.gpuCounts) {
+    // Two entries that come to the same configuration would give the same point twice.
+    std::vector<std::string> seen;
+    for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+      const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
+      const std::string label = findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(scenario.optionsFor(algorithm, count));
+      const auto same = std::find(seen.begin(), seen.end(), label);
+      if (same != seen.end())
+        algorithms.at(a).fail("at " + std::to_string(count) + " GPUs this is '" + label + "', as $.algorithms[" +
+                              std::to_string(same - seen.begin()) + "] is");
+      seen.push_back(label);
+    }
+  }
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
-    for (int count : scenario.gpuCounts) scenario.optionsFor(algorithm, count);
     // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
     for (const auto& [count, grid] : algorithm.dimsByGpus)
       if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end())

@@ -108,7 +108,8 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("-f,--factor", args->factor, "... multiplying by this, as ddlrun bench does")
       ->check(finiteIn(1, 1024))
       ->capture_default_str();
-  command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's");
+  command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's")
+      ->check(utf8Text());
   command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
   command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->check(CLI::Range(1, 1024))->capture_default_str();
   command->add_option("-n,--iters", args->runs,

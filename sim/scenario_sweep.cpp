@@ -3,6 +3,8 @@
 #include "algorithms/collectives/registry.hpp"
 #include <algorithm>
 
+#include "algorithms/schedule/invalid_argument.hpp"
+
 #include "sim/iteration_simulation.hpp"
 #include "sim/simulation_memory.hpp"
 
@@ -17,10 +19,16 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
     const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
     for (std::size_t i = 0; i < scenario.gpuCounts.size(); ++i) {
       const int gpus = scenario.gpuCounts[i];
-      const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes},
-                                             scenario.optionsFor(choice, gpus));
-      requireSimulationMemory(schedule, scenario.path + ": $.gpus[" + std::to_string(i) + "]",
-                              "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
+      const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
+      try {
+        const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes}, options);
+        requireSimulationMemory(schedule, scenario.path + ": $.gpus[" + std::to_string(i) + "]",
+                                "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
+      } catch (const InvalidArgument& error) {
+        if (error.field().rfind(scenario.path, 0) == 0) throw;
+        // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).
+        throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(gpus) + " GPUs: " + error.what());
+      }
     }
   }
 }

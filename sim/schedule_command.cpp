@@ -184,7 +184,7 @@ int run(const Arguments& args) {
   if (args.verify) verification = verify(loaded.schedule);
   if (args.json) {
     const int status = verification ? report(loaded.schedule, *verification, stderr) : 0;
-    writeJson(loaded, args);
+    if (status == 0) writeJson(loaded, args);  // a schedule that failed --verify is not written out
     return status;
   }
   std::optional<double> walk;

@@ -14,7 +14,8 @@ double estimatedSimulationBytes(const Schedule& schedule) {
 }
 
 void requireSimulationMemory(const Schedule& schedule, const std::string& field, const std::string& what) {
-  requireMemory(estimatedSimulationBytes(schedule), field, what);
+  const double bytes = estimatedSimulationBytes(schedule);
+  requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.ranks());
 }
 
 }  // namespace ddl

@@ -13,6 +13,9 @@
 
 namespace ddl {
 
+// Each rank is a SimGrid actor on a stack of its own: SimGrid's default contexts/stack-size, 8 MiB of
+// address space, of which a few pages are ever used (resident cost is in kSimulationBytesPerRank).
+constexpr double kActorStackBytes = 8.0 * 1024 * 1024;
 constexpr double kSimulationBaseBytes = 40e6;
 constexpr double kSimulationBytesPerRank = 32e3;
 constexpr double kSimulationBytesPerStep = 160;

@@ -68,6 +68,7 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
   for (std::size_t i = 0; i < nicList.size(); ++i) {
     const std::string name = nics.at(i).string(nicList[i]);
     if (!std::count(node.devices.begin(), node.devices.end(), name)) nics.at(i).fail("'" + name + "' is not a device");
+    if (std::count(node.nics.begin(), node.nics.end(), name)) nics.at(i).fail("'" + name + "' is listed twice");
     node.nics.push_back(name);
   }
 

@@ -64,6 +64,12 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
                                            " algorithm, not " + std::string(toString(spec.kind)));
   rejectUnusedOptions(algorithm, options);
   algorithm.validate(spec.ranks, options);
+  // Every chunk is at least one step of a rank's program: refuse at once what ProgramBuilder would refuse
+  // only after building 2^24 steps.
+  if (options.chunkBytes && spec.bytes() / static_cast<double>(*options.chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
+    throw InvalidArgument("chunk-bytes", std::to_string(*options.chunkBytes) + "-byte chunks of " +
+                                             std::to_string(static_cast<long long>(spec.bytes())) + " bytes are more than the " +
+                                             std::to_string(kMaxStepsPerProgram) + " steps a program may have");
   const AlgorithmDefinition* definition = &algorithm;
   return Schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
     ProgramBuilder builder(rank, spec.elements);

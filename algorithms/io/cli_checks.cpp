@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "algorithms/io/input_file.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
@@ -45,6 +47,19 @@ CLI::Validator finiteIn(double min, double max) {
         return "";
       },
       "NUMBER in " + range);
+}
+
+CLI::Validator utf8Text() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          (void)nlohmann::json(text).dump();  // the writer's own check
+          return "";
+        } catch (const nlohmann::json::exception&) {
+          return "is not UTF-8 text";
+        }
+      },
+      "TEXT");
 }
 
 CLI::Validator readableFile() {

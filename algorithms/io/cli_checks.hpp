@@ -10,6 +10,9 @@ namespace ddl {
 // A real number, finite, in [min, max]: CLI11's own Range lets "nan" through, since NaN compares false.
 CLI::Validator finiteIn(double min, double max);
 
+// Text that is valid UTF-8, as a label that goes into JSON must be.
+CLI::Validator utf8Text();
+
 // An existing, readable regular file (checkInputFile).
 CLI::Validator readableFile();
 

@@ -1,6 +1,10 @@
 #include "algorithms/io/machine_memory.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <limits>
 
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +44,33 @@ std::string formatByteCount(double bytes) {
   return text;
 }
 
-void requireMemory(double bytes, const std::string& field, const std::string& what) {
+double addressSpaceLeftBytes() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::numeric_limits<double>::infinity();
+  // VmSize: what this process maps now.
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  double mapped = 0;
+  while (std::getline(status, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    double kilobytes = 0;
+    if (fields >> key >> kilobytes && key == "VmSize:") mapped = kilobytes * 1024;
+  }
+  return std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped);
+}
+
+void requireMemory(double bytes, const std::string& field, const std::string& what, double addressSpaceBytes) {
   const auto available = static_cast<double>(availableMemoryBytes());
   if (bytes > available)
     throw InvalidArgument(field, what + " needs about " + formatByteCount(bytes) + "; this machine has " +
                                      formatByteCount(available) + " available");
+  if (addressSpaceBytes < 0) addressSpaceBytes = bytes;
+  const double addressSpace = addressSpaceLeftBytes();
+  if (addressSpaceBytes > addressSpace)
+    throw InvalidArgument(field, what + " needs about " + formatByteCount(addressSpaceBytes) +
+                                     " of address space, stacks included; this process may map " +
+                                     formatByteCount(addressSpace) + " more (ulimit -v)");
 }
 
 }  // namespace ddl

@@ -12,9 +12,15 @@ namespace ddl {
 // machine.
 std::int64_t availableMemoryBytes();
 
-// Throws InvalidArgument(field, ...) if `bytes` exceeds availableMemoryBytes(): "<what> needs about 9.1 TB;
-// this machine has 22.6 GB available".
-void requireMemory(double bytes, const std::string& field, const std::string& what);
+// The address space this process may still map under its limit (ulimit -v, RLIMIT_AS), less what it maps
+// now; infinite where there is no limit. Thread stacks count here though they are hardly ever touched.
+double addressSpaceLeftBytes();
+
+// Throws InvalidArgument(field, ...) if `bytes`, the memory the work needs on this machine, exceeds
+// availableMemoryBytes() ("<what> needs about 9.1 TB; this machine has 22.6 GB available"), or if
+// `addressSpaceBytes`, what this process will map for it (its share of `bytes`, and stacks, which are
+// mapped whole but hardly touched), exceeds addressSpaceLeftBytes(). By default the two are the same.
+void requireMemory(double bytes, const std::string& field, const std::string& what, double addressSpaceBytes = -1);
 
 // 1.5 GB, 320 MB, 12 kB: decimal units, three significant digits.
 std::string formatByteCount(double bytes);

@@ -21,7 +21,7 @@ constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
 Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank rank, const CollectiveSpec& spec) {
   const Elements elements = spec.elements;
   reader.allowOnly(json, {"rank", "steps"});
-  if (reader.integer(reader.member(json, "rank"), 0, kIntMax) != rank) reader.at("rank").fail("expected " + std::to_string(rank));
+  if (reader.integerAt(json, "rank", 0, kMaxRanks - 1) != rank) reader.at("rank").fail("expected " + std::to_string(rank));
   const JsonReader stepsReader = reader.at("steps");
   const auto& stepsJson = stepsReader.array(reader.member(json, "steps"));
   std::vector<Step> steps;

@@ -31,7 +31,8 @@ BenchCommand::BenchCommand(CLI::App& app)
   command_->add_flag("--csv", csv_, "CSV instead of the table");
   command_->add_flag("--json", json_, "JSON instead of the table");
   command_->add_option("--out", bench_.out, "With --csv or --json: write to this file")->check(writableFile());
-  command_->add_option("--configuration", bench_.configuration, "A label for the JSON results, to join them with ddlsim's");
+  command_->add_option("--configuration", bench_.configuration, "A label for the JSON results, to join them with ddlsim's")
+      ->check(utf8Text());
   flags_.addTo(command_);
   command_->footer(
       "Columns as in nccl-tests: time per run (the slowest rank's average), algbw = bytes / time, busbw = algbw x\n"
@@ -59,9 +60,7 @@ void BenchCommand::check() {
   // Each rank holds the buffer and as much again in receive staging, in host memory or on its GPU (with a
   // host copy of the buffer to fill and check it).
   const bool host = flags_.transport() == TransportKind::Mpi || flags_.transport() == TransportKind::Threads;
-  requireMemory(largest * (host ? 2 : 1) * flags_.ranksOnThisHost(), "--max-bytes",
-                "a " + formatByteCount(largest) + " buffer on " + std::to_string(flags_.ranksOnThisHost()) +
-                    " rank(s) of this machine");
+  flags_.requireMemoryPerRank(largest * (host ? 2 : 1), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
   if (largest / static_cast<double>(bench_.run.pieceBytes) > kMaxPiecesPerStep)
     throw InvalidArgument("--piece-bytes", std::to_string(bench_.run.pieceBytes) + "-byte pieces of a " +
                                                formatByteCount(largest) + " buffer would post up to " +

@@ -18,7 +18,8 @@ TrainCommand::TrainCommand(CLI::App& app)
   command_->add_option("-w,--warmup", train_.warmup, "Untimed iterations first")->check(CLI::Range(0, 100000))->capture_default_str();
   command_->add_flag("--json", train_.json, "Write ddlsim's results schema instead of the table");
   command_->add_option("--out", train_.out, "Write the JSON results to this file")->check(writableFile());
-  command_->add_option("--configuration", train_.configuration, "Label the points with this instead of the scenario's name");
+  command_->add_option("--configuration", train_.configuration, "Label the points with this instead of the scenario's name")
+      ->check(utf8Text());
   flags_.addTo(command_);
 }
 
@@ -28,9 +29,7 @@ void TrainCommand::check() {
   scenario_.emplace(loadScenario(train_.scenario));
   const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
   // The gradients and as much again in receive staging, on each rank of this machine.
-  requireMemory(2 * gradientBytes * flags_.ranksOnThisHost(), train_.scenario,
-                "training " + scenario_->model.name() + " on " + std::to_string(flags_.ranksOnThisHost()) +
-                    " rank(s) of this machine");
+  flags_.requireMemoryPerRank(2 * gradientBytes, train_.scenario, "training " + scenario_->model.name());
 }
 
 int TrainCommand::run(int mpiRanks, SilenceWatchdog* watchdog) {

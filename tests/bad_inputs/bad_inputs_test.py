@@ -60,6 +60,8 @@ class BadInputs(unittest.TestCase):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             if content is cases.DIRECTORY:
                 os.makedirs(path, exist_ok=True)
+            elif content is cases.FIFO:
+                os.mkfifo(path)
             else:
                 with open(path, "wb") as handle:
                     handle.write(content if isinstance(content, bytes) else content.encode())

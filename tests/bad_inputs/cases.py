@@ -10,6 +10,13 @@ import os
 import re
 
 DIRECTORY = object()
+FIFO = object()  # a named pipe nobody writes to: opening it would block
+NOT_UTF8 = os.fsdecode(b"\xff\xfe label")  # passed to the command as those very bytes
+
+
+def under_memory_limit(kilobytes, *command):
+    """`command` under ulimit -v, as on a machine (or a batch job) whose processes may map only so much."""
+    return ["bash", "-c", f'ulimit -v {kilobytes} && exec "$0" "$@"', *command]
 
 
 class Case:
@@ -175,6 +182,11 @@ CASES = [
     scenario_case("oversubscription below 1", ["$.topology_overrides.oversubscription"], ("$.topology_overrides", {"oversubscription": 0.5})),
     scenario_case("more NICs than the node has", ["$.topology_overrides.nics_per_node"], ("$.topology_overrides", {"nics_per_node": 9})),
     scenario_case("an unknown override", ["$.topology_overrides.nic_count"], ("$.topology_overrides", {"nic_count": 1})),
+    scenario_case("a GPU count twice", ["$.gpus[2]", "twice"], ("$.gpus", [1, 4, 4])),
+    scenario_case("the same algorithm twice", ["$.algorithms[1]", "as $.algorithms[0] is"], ("$.algorithms", [{"name": "ring"}, {"name": "ring"}])),
+    scenario_case("the topology's grid and the same grid by count", ["$.algorithms[1]", "this is 'ddl 1'"],
+                  ("$.algorithms", [{"name": "ddl", "dims": "topology"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}])),
+    scenario_case("1-byte chunks of 25 MB buckets", ["$.algorithms[0]", "chunk"], ("$.algorithms", [{"name": "double-binary-tree", "chunk_bytes": 1}])),
 
     # --- ddlsim SCENARIO flags
     Case("ddlsim: --compute-scale nan", [SIM, "{source}/" + SCENARIO, "--compute-scale", "nan", "--out", "{out}"], ["--compute-scale"]),
@@ -204,6 +216,7 @@ CASES = [
                   ("$.node.links[0].bandwidth_Bps", RENAME, "bandwith_Bps")),
     topology_case("a device named like a GPU", ["$.node.devices[0]", "twice"], ("$.node.devices[0]", "gpu0")),
     topology_case("a NIC that is no device", ["$.node.nics[0]", "not a device"], ("$.node.nics[0]", "eth7")),
+    topology_case("a NIC listed twice", ["$.node.nics[1]", "twice"], ("$.node.nics[1]", "nic0")),
     topology_case("a rank order that is no permutation", ["$.node.rank_order"], ("$.node.rank_order", [0, 0, 1, 2])),
     topology_case("a rank order beyond the GPUs", ["$.node.rank_order[3]"], ("$.node.rank_order", [0, 1, 2, 4])),
     topology_case("nodes_per_leaf 0", ["$.network.nodes_per_leaf"], ("$.network.nodes_per_leaf", 0)),
@@ -260,6 +273,8 @@ CASES = [
     schedule_case("a buffer above 1 PiB", ["$.elements"], ("$.elements", 2 ** 60)),
     schedule_case("fewer programs than ranks", ["$.programs", "programs for 3 ranks"], ("$.ranks", 3)),
     schedule_case("a program of the wrong rank", ["$.programs[1].rank"], ("$.programs[1].rank", 0)),
+    schedule_case("a program's rank as text", ["$.programs[0].rank", "integer"], ("$.programs[0].rank", "0")),
+    schedule_case("a program's rank above 2^31", ["$.programs[0].rank"], ("$.programs[0].rank", 2 ** 31)),
     schedule_case("a negative channel", ["$.programs[0].steps[0].channel"], ("$.programs[0].steps[0].channel", -1)),
     schedule_case("an unknown collective", ["$.collective", "allgather"], ("$.collective", "allgather")),
     schedule_case("steps not an array", ["$.programs[0].steps"], ("$.programs[0].steps", {})),
@@ -294,7 +309,7 @@ CASES = [
           ("--ranks-per-node 0", ["--algorithm", "hierarchical", "--ranks-per-node", "0", "--gpus", "4"], ["--ranks-per-node"]),
           ("--chunk-bytes 0", ["--algorithm", "double-binary-tree", "--chunk-bytes", "0", "--gpus", "4"], ["--chunk-bytes"]),
           ("1-byte chunks of 100 MB", ["--algorithm", "double-binary-tree", "--chunk-bytes", "1", "--gpus", "4", "--bytes", "100M"],
-           ["schedule", "steps"]),
+           ["--chunk-bytes", "steps"]),
           ("an unknown inner algorithm", ["--algorithm", "hierarchical", "--ranks-per-node", "2", "--inner", "foo", "--gpus", "4"], ["foo"]),
           ("an unknown collective", ["--algorithm", "ring", "--collective", "allgather", "--gpus", "4"], ["--collective"]),
           ("--nodes-per-leaf 0", ["--algorithm", "ring", "--gpus", "4", "--nodes-per-leaf", "0"], ["--nodes-per-leaf"]),
@@ -306,6 +321,12 @@ CASES = [
       ]],
     Case("ddlsim collective: an unknown topology", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology", "nowhere",
                                                     "--out", "{out}"], ["--topology", "no topology named 'nowhere'", "minsky-p100-ib-edr"]),
+    Case("ddlsim collective: a label that is not UTF-8", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
+                                                          "minsky-p100-ib-edr", "--json", "--configuration", NOT_UTF8, "--out", "{out}"],
+         ["--configuration", "UTF-8"]),
+    Case("ddlsim collective: 4096 GPUs in a ring under a 4 GB ulimit -v",
+         under_memory_limit(4000000, SIM, "collective", "--algorithm", "ring", "--gpus", "4096", "--topology", "dgx-h100-ndr"),
+         ["--gpus", "address space"]),
     Case("ddlsim collective: --out a directory", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
                                                   "minsky-p100-ib-edr", "--out", "{dir}"], ["--out", "directory"]),
 
@@ -374,6 +395,14 @@ CASES = [
         ("dims that do not fit the ranks", ["--algorithm", "ddl", "--dims", "3x3", "--transport", "threads", "--ranks", "2"], ["--dims"]),
         ("dims on ring", ["--algorithm", "ring", "--dims", "2", "--transport", "threads", "--ranks", "2"], ["--dims"]),
     ]],
+    Case("ddlrun bench: a label that is not UTF-8", [RUN, "bench", "--algorithm", "ring", "--json", "--configuration", NOT_UTF8],
+         ["--configuration", "UTF-8"]),
+    Case("ddlrun bench: 2 GiB on 2 threads under a 4 GB ulimit -v",
+         under_memory_limit(4000000, RUN, "bench", "--algorithm", "ring", "-b", "2G", "-e", "2G", "--transport", "threads", "--ranks", "2"),
+         ["--max-bytes", "address space"]),
+    Case("ddlrun bench: 1024 threads' stacks under a 4 GB ulimit -v",
+         under_memory_limit(4000000, RUN, "bench", "--algorithm", "ring", "-e", "4K", "--transport", "threads", "--ranks", "1024"),
+         ["address space"]),
     Case("ddlrun bench under mpirun: dims that do not fit", ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "2", RUN,
                                                              "bench", "--algorithm", "ddl", "--dims", "3x3"], ["--dims"]),
 
@@ -392,6 +421,8 @@ CASES = [
          {"scenario.json": edited(SMALL_SCENARIO, ("$.gpus", RENAME, "gpuss"))}),
     Case("ddlrun train: dims that do not fit the ranks", [RUN, "train", "{dir}/scenario.json", "--transport", "threads", "--ranks", "2"],
          ["scenario.json", "$.algorithms[1].dims"], {"scenario.json": edited(SMALL_SCENARIO)}),
+    Case("ddlrun train: a label that is not UTF-8", [RUN, "train", "{source}/" + SCENARIO, "--json", "--configuration", NOT_UTF8],
+         ["--configuration", "UTF-8"]),
     Case("ddlrun: no subcommand", [RUN], ["subcommand"]),
 
     # --- ddlcompare
@@ -410,6 +441,18 @@ CASES = [
     results_case("rows not an array", ["$.rows", "array"], SWEEP, ("$.rows", {})),
     results_case("no rows, points or results", ["expected"], SWEEP, ("$.rows", RENAME, "data")),
     results_case("a row that is not an object", ["$.rows[0]", "object"], SWEEP, ("$.rows[0]", 5)),
+    results_case("a negative count of wrong elements", ["$.rows[0].wrong"], SWEEP, ("$.rows[0].wrong", -1)),
+    results_case("a measurement whose result was wrong", ["$.rows[0].wrong", "wrong"], SWEEP, ("$.rows[0].wrong", 5)),
+    results_case("a negative count", ["$.rows[0].count"], SWEEP, ("$.rows[0].count", -1)),
+    results_case("a baseline that is a number", ["$.rows[0].baseline"], SWEEP, ("$.rows[0].baseline", 3)),
+    results_case("a NaN-free but infinite bandwidth", ["$.rows[0].algbw_Bps"], SWEEP, ("$.rows[0].algbw_Bps", 1e300)),
+    results_case("a point's collectives not an array", ["$.points[0].collectives"], POINTS, ("$.points[0].collectives", 1)),
+    Case("ddlcompare: a field given twice, with its path", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/measured.json"],
+         ["measured.json", "$.rows[0].time_s", "twice"],
+         {"predicted.json": json.dumps(SWEEP),
+          "measured.json": json.dumps(SWEEP).replace('"time_s": 0.001', '"time_s": 0.001, "time_s": 0.002')}),
+    Case("ddlcompare: a named pipe as input", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/pipe"], ["pipe", "regular file"],
+         {"predicted.json": json.dumps(SWEEP), "pipe": FIFO}),
     Case("ddlcompare: no point matches", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/measured.json"], ["measured.json", "no point matches"],
          {"predicted.json": json.dumps(SWEEP), "measured.json": edited(SWEEP, ("$.algorithm", "ddl 2x2"))}),
     *[Case(f"ddlcompare: {name}", ["{python}", COMPARE, "{dir}/results.json", "{dir}/results.json", *flags], expect,
