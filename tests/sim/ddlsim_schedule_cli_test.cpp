@@ -1,5 +1,7 @@
 // `ddlsim schedule` as a user meets it: exit codes, messages that name the field, files written whole.
 
+#include <nlohmann/json.hpp>
+
 #include "tests/sim/ddlsim_runner.hpp"
 
 namespace ddl::testing {
@@ -68,6 +70,23 @@ TEST_F(DdlsimSchedule, AWrongScheduleFromAFileFailsVerificationWithExitOne) {
   const Result result = run("--from " + file.string() + " --verify");
   EXPECT_EQ(result.exitCode, 1) << result.err << result.out;
   EXPECT_NE(result.out.find("FAILED (contribution counted twice)"), std::string::npos) << result.out;
+}
+
+TEST_F(DdlsimSchedule, AWrongScheduleIsNotWrittenOutAndAnUnrunnableOneNotCosted) {
+  const fs::path file = dir_ / "ring.json";
+  ASSERT_EQ(run("--algorithm ring --ranks 4 --bytes 64 --json --out " + file.string()).exitCode, 0);
+  nlohmann::json schedule = nlohmann::json::parse(slurp(file));
+  // Rank 0's first step now names a range its peer does not: the messages no longer match.
+  schedule["programs"][0]["steps"][0]["count"] = schedule["programs"][0]["steps"][0]["count"].get<int>() - 1;
+  std::ofstream(file) << schedule.dump();
+  const fs::path copy = dir_ / "copy.json";
+  Result result = run("--from " + file.string() + " --verify --json --out " + copy.string());
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_FALSE(fs::exists(copy)) << "a schedule that failed --verify was written out";
+  result = run("--from " + file.string());
+  EXPECT_EQ(result.exitCode, 1) << result.err;
+  EXPECT_EQ(result.out, "") << "a table was printed for a schedule that cannot run";
+  EXPECT_NE(result.err.find("cannot run to its end"), std::string::npos) << result.err;
 }
 
 TEST_F(DdlsimSchedule, AMalformedFileExitsTwoNamingTheFileAndField) {
