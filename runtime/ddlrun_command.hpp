@@ -5,21 +5,33 @@
 
 #include <chrono>
 
+#include <CLI/CLI.hpp>
+
 #include "runtime/job_launcher.hpp"
+#include "runtime/run_flags.hpp"
 
 namespace ddl {
 
 class DdlrunCommand {
  public:
   virtual ~DdlrunCommand() = default;
-  virtual bool chosen() const = 0;
+  bool chosen() const { return command_->parsed(); }
   // Throws InvalidArgument naming the option or file at fault.
   virtual void check() = 0;
   // How long the job waits for a silent peer (--timeout-s): also the deadline of MPI_Init and MPI_Finalize.
-  virtual std::chrono::milliseconds timeout() const = 0;
+  std::chrono::milliseconds timeout() const { return flags_.timeout(); }
   // `mpiRanks` is the size of MPI_COMM_WORLD; InvalidArgument for options that do not fit it. Returns the
   // exit status.
   virtual int run(int mpiRanks, SilenceWatchdog* watchdog) = 0;
+
+ protected:
+  // The subcommand `name` of `app`; the subclass adds its own flags to command_, then the shared ones with
+  // flags_.addTo(command_).
+  DdlrunCommand(CLI::App& app, const std::string& name, const std::string& description)
+      : command_(app.add_subcommand(name, description)) {}
+
+  CLI::App* command_;
+  RunFlags flags_;
 };
 
 }  // namespace ddl

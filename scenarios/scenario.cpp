@@ -122,6 +122,17 @@ IterationPlan Scenario::iterationPlan(double computeScale) const {
   return IterationPlan(model.workload(gpu, batchPerGpu).scaled(computeScale), bucketBytes, overlapBackward);
 }
 
+std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+  return findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(optionsFor(algorithm, gpus));
+}
+
+bool Scenario::repeatsAnEarlierEntry(std::size_t index, int gpus) const {
+  const std::string label = labelFor(algorithms.at(index), gpus);
+  for (std::size_t earlier = 0; earlier < index; ++earlier)
+    if (labelFor(algorithms[earlier], gpus) == label) return true;
+  return false;
+}
+
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
   const JsonReader reader(path, algorithm.path);
@@ -225,18 +236,18 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
       reader.at("name").fail(error.what());
     }
   }
-  for (int count : scenario.gpuCounts) {
-    // Two entries that come to the same configuration would give the same point twice.
-    std::vector<std::string> seen;
-    for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
-      const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
-      const std::string label = findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(scenario.optionsFor(algorithm, count));
-      const auto same = std::find(seen.begin(), seen.end(), label);
-      if (same != seen.end())
-        algorithms.at(a).fail("at " + std::to_string(count) + " GPUs this is '" + label + "', as $.algorithms[" +
-                              std::to_string(same - seen.begin()) + "] is");
-      seen.push_back(label);
-    }
+  // An entry that comes to the same configuration as an earlier one at every GPU count is a slip (the same
+  // algorithm twice). Entries that meet at some counts only (a grid from the topology and one by hand, both
+  // "ddl 1" at 1 GPU) are fine: the sweep simulates such a point once.
+  std::vector<std::vector<std::string>> labels(scenario.algorithms.size());
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+    const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
+    for (int count : scenario.gpuCounts)
+      labels[a].push_back(scenario.labelFor(algorithm, count));
+    for (std::size_t earlier = 0; earlier < a; ++earlier)
+      if (labels[earlier] == labels[a])
+        algorithms.at(a).fail("at every GPU count this is the same configuration as $.algorithms[" + std::to_string(earlier) +
+                              "] ('" + labels[a].back() + "' at " + std::to_string(scenario.gpuCounts.back()) + " GPUs)");
   }
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];

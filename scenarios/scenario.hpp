@@ -50,6 +50,11 @@ struct Scenario {
   IterationPlan iterationPlan(double computeScale = 1) const;
   // The options of `algorithm` at `gpus` GPUs, already validated.
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
+  // What the point of `algorithm` at `gpus` GPUs is called ("ddl 4x16x4"): two entries may meet at some
+  // GPU counts, and each point is simulated and measured once.
+  std::string labelFor(const ScenarioAlgorithm& algorithm, int gpus) const;
+  // Whether an earlier entry of `algorithms` comes to the same point at `gpus` GPUs as entry `index`.
+  bool repeatsAnEarlierEntry(std::size_t index, int gpus) const;
 };
 
 // Results of a scenario from `source` ("ddlsim", "ddlrun"), with no points yet.

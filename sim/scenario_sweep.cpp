@@ -37,9 +37,11 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
-  for (const ScenarioAlgorithm& choice : scenario.algorithms) {
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+    const ScenarioAlgorithm& choice = scenario.algorithms[a];
     const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
     for (int gpus : scenario.gpuCounts) {
+      if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       const Cluster cluster(scenario.topology, gpus, scenario.placement);
       const IterationSimulation simulated = simulateIteration(plan, algorithm, options, cluster);

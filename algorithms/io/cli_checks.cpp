@@ -7,16 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/io/input_file.hpp"
+#include "algorithms/io/number_text.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
 namespace {
-
-std::string formatNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 // The check's message: InvalidArgument's without the field, which CLI11 prefixes with the option's name.
 template <class Check>
@@ -37,7 +32,7 @@ CLI::Validator fromCheck(const std::string& description, Check check) {
 }  // namespace
 
 CLI::Validator finiteIn(double min, double max) {
-  const std::string range = formatNumber(min) + " .. " + formatNumber(max);
+  const std::string range = shortNumber(min) + " .. " + shortNumber(max);
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
         char* end = nullptr;

@@ -10,15 +10,10 @@
 #include "algorithms/io/input_file.hpp"
 #include "algorithms/io/machine_memory.hpp"
 #include "algorithms/io/nearest_name.hpp"
+#include "algorithms/io/number_text.hpp"
 
 namespace ddl {
 namespace {
-
-std::string formatNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
 
 // Where the parser is in the document, so that an error found while parsing can name its JSON path.
 class ParsePosition {
@@ -104,7 +99,7 @@ double JsonReader::number(const nlohmann::json& value, double min, double max) c
   if (!value.is_number()) fail("expected a number");
   const double number = value.get<double>();
   if (!std::isfinite(number) || number < min || number > max)
-    fail(formatNumber(number) + " is outside " + formatNumber(min) + " .. " + formatNumber(max));
+    fail(shortNumber(number) + " is outside " + shortNumber(min) + " .. " + shortNumber(max));
   return number;
 }
 

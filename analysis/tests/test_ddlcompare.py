@@ -1,18 +1,9 @@
 """ddlcompare joins predictions with measurements point by point and judges them."""
-import importlib.machinery
-import importlib.util
-import io
 import json
 import os
-import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-loader = importlib.machinery.SourceFileLoader("ddlcompare", os.path.join(HERE, "..", "ddlcompare"))
-spec = importlib.util.spec_from_loader("ddlcompare", loader)
-ddlcompare = importlib.util.module_from_spec(spec)
-loader.exec_module(ddlcompare)
+from ddlcompare_testing import DdlcompareTestCase
 
 
 def sweep(source, times, algorithm="ring", configuration="4 nodes"):
@@ -20,24 +11,7 @@ def sweep(source, times, algorithm="ring", configuration="4 nodes"):
             "type": "float32", "rows": [{"bytes": size, "count": size // 4, "time_s": time} for size, time in times]}
 
 
-class DdlcompareTest(unittest.TestCase):
-    def setUp(self):
-        self.directory = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.directory.cleanup()
-
-    def write(self, name, document):
-        path = os.path.join(self.directory.name, name)
-        with open(path, "w") as file:
-            file.write(document if isinstance(document, str) else json.dumps(document))
-        return path
-
-    def run_main(self, *argv):
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            status = ddlcompare.main(list(argv))
-        return status, out.getvalue(), err.getvalue()
+class DdlcompareTest(DdlcompareTestCase):
 
     def test_joins_sweep_rows_and_reports_signed_errors(self):
         predicted = self.write("p.json", {"results": [sweep("ddlsim collective", [(1 << 20, 0.090), (4 << 20, 0.300)]),

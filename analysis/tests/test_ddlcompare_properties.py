@@ -1,23 +1,14 @@
 """Properties of ddlcompare over generated inputs (Hypothesis): it joins any pair of well-formed results
 exactly, and on anything else it either succeeds or says what is wrong with exit status 2 -- it never raises,
 never prints a traceback, and never prints a figure computed from input it refused."""
-import importlib.machinery
-import importlib.util
-import io
 import json
 import math
 import os
-import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-loader = importlib.machinery.SourceFileLoader("ddlcompare", os.path.join(HERE, "..", "ddlcompare"))
-spec = importlib.util.spec_from_loader("ddlcompare", loader)
-ddlcompare = importlib.util.module_from_spec(spec)
-loader.exec_module(ddlcompare)
+from ddlcompare_testing import DdlcompareTestCase
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -88,24 +79,7 @@ def mutate(document, draw):
     return document
 
 
-class DdlcompareProperties(unittest.TestCase):
-    def setUp(self):
-        self.directory = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.directory.cleanup()
-
-    def write(self, name, content):
-        path = os.path.join(self.directory.name, name)
-        with open(path, "wb") as file:
-            file.write(content if isinstance(content, bytes) else json.dumps(content).encode())
-        return path
-
-    def run_main(self, *argv):
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            status = ddlcompare.main(list(argv))
-        return status, out.getvalue(), err.getvalue()
+class DdlcompareProperties(DdlcompareTestCase):
 
     def assert_refused_or_fine(self, status, out, err, *paths):
         self.assertIn(status, (0, 2), err)

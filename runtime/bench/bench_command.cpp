@@ -12,7 +12,7 @@ namespace ddl {
 constexpr std::int64_t kMaxPiecesPerStep = 1 << 16;
 
 BenchCommand::BenchCommand(CLI::App& app)
-    : command_(app.add_subcommand("bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).")) {
+    : DdlrunCommand(app, "bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).") {
   algorithm_.addTo(command_);
   command_->add_option("-b,--min-bytes", minBytes_, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
   command_->add_option("-e,--max-bytes", maxBytes_, "Largest buffer")->capture_default_str();

@@ -4,22 +4,17 @@
 #include "algorithms/io/algorithm_flags.hpp"
 #include "runtime/bench/bench_harness.hpp"
 #include "runtime/ddlrun_command.hpp"
-#include "runtime/run_flags.hpp"
 
 namespace ddl {
 
 class BenchCommand final : public DdlrunCommand {
  public:
   explicit BenchCommand(CLI::App& app);
-  bool chosen() const override { return command_->parsed(); }
   void check() override;
-  std::chrono::milliseconds timeout() const override { return flags_.timeout(); }
   int run(int mpiRanks, SilenceWatchdog* watchdog) override;
 
  private:
-  CLI::App* command_;
   AlgorithmFlags algorithm_;
-  RunFlags flags_;
   std::string minBytes_ = "1K", maxBytes_ = "64M", type_ = "float32", baseline_;
   double factor_ = 2;
   bool csv_ = false, json_ = false;

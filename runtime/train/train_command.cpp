@@ -7,7 +7,7 @@
 namespace ddl {
 
 TrainCommand::TrainCommand(CLI::App& app)
-    : command_(app.add_subcommand("train", "Run a scenario's training iteration with real buffers and allreduces.")) {
+    : DdlrunCommand(app, "train", "Run a scenario's training iteration with real buffers and allreduces.") {
   command_->add_option("scenario", train_.scenario, "Scenario file (scenarios/*.json)")->required()->check(readableFile());
   command_->add_option("--compute-scale", train_.computeScale, "Multiply the model's compute times by this")
       ->check(finiteIn(1e-6, 1000))

@@ -134,7 +134,9 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
 
   ScalingResults results = emptyResults(scenario, "ddlrun");
   std::int64_t wrong = 0;
-  for (const ScenarioAlgorithm& choice : scenario.algorithms) {
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+    const ScenarioAlgorithm& choice = scenario.algorithms[a];
+    if (scenario.repeatsAnEarlierEntry(a, context.world.size())) continue;  // measured already
     Measured measured;
     try {
       measured = measure(scenario, choice, plan, options, context);

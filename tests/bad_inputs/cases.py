@@ -183,8 +183,8 @@ CASES = [
     scenario_case("more NICs than the node has", ["$.topology_overrides.nics_per_node"], ("$.topology_overrides", {"nics_per_node": 9})),
     scenario_case("an unknown override", ["$.topology_overrides.nic_count"], ("$.topology_overrides", {"nic_count": 1})),
     scenario_case("a GPU count twice", ["$.gpus[2]", "twice"], ("$.gpus", [1, 4, 4])),
-    scenario_case("the same algorithm twice", ["$.algorithms[1]", "as $.algorithms[0] is"], ("$.algorithms", [{"name": "ring"}, {"name": "ring"}])),
-    scenario_case("the topology's grid and the same grid by count", ["$.algorithms[1]", "this is 'ddl 1'"],
+    scenario_case("the same algorithm twice", ["$.algorithms[1]", "as $.algorithms[0]"], ("$.algorithms", [{"name": "ring"}, {"name": "ring"}])),
+    scenario_case("the topology's grid and the same grid by count", ["$.algorithms[1]", "as $.algorithms[0]"],
                   ("$.algorithms", [{"name": "ddl", "dims": "topology"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}])),
     scenario_case("1-byte chunks of 25 MB buckets", ["$.algorithms[0]", "chunk"], ("$.algorithms", [{"name": "double-binary-tree", "chunk_bytes": 1}])),
 

@@ -34,6 +34,20 @@ TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
   EXPECT_EQ(json["points"][2]["algorithm"], "ddl 4x4");
 }
 
+TEST_F(DdlsimSimulate, APointTwoEntriesShareIsSimulatedOnce) {
+  // The topology's grid and a grid by hand are both "ddl 1" at 1 GPU and differ at 8 and 16.
+  const Result result = ddlsim(scenario([](auto& j) {
+                                 j["algorithms"] = {{{"name", "ddl"}, {"dims", "topology"}},
+                                                    {{"name", "ddl"}, {"dims", {{"1", "1"}, {"8", "2x4"}, {"16", "2x8"}}}}};
+                               }).string() + " --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  std::vector<std::string> points;
+  for (const auto& point : json["points"])
+    points.push_back(std::to_string(point["gpus"].get<int>()) + " " + point["algorithm"].get<std::string>());
+  EXPECT_EQ(points, (std::vector<std::string>{"1 ddl 1", "8 ddl 4x2", "16 ddl 4x4", "8 ddl 2x4", "16 ddl 2x8"}));
+}
+
 TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
   Result result = ddlsim(scenario().string());
   ASSERT_EQ(result.exitCode, 0) << result.err;
