@@ -29,6 +29,15 @@ def tools(directory):
             "mpirun": shutil.which("mpirun") or "mpirun"}
 
 
+def sanitized(build):
+    """Whether the tools of `build` run under AddressSanitizer (scripts/build sanitize)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as cache:
+            return "DDLSCALE_SANITIZE:BOOL=ON" in cache.read()
+    except OSError:
+        return False
+
+
 def files_under(directory):
     return {os.path.relpath(os.path.join(root, name), directory)
             for root, _, names in os.walk(directory) for name in names}
@@ -48,9 +57,13 @@ class BadInputs(unittest.TestCase):
                 problem = self.run_case(case, directory)
             return f"{case.name}: {problem}" if problem else None
 
+        chosen = [case for case in cases.CASES if not (case.limits_address_space and sanitized(BUILD))]
+        if len(chosen) < len(cases.CASES):
+            print(f"{len(cases.CASES) - len(chosen)} cases under ulimit -v left out: AddressSanitizer cannot start there",
+                  file=sys.stderr)
         # Two at a time: each case is a short process, and the machine has two cores.
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            failures = [failure for failure in pool.map(run, cases.CASES) if failure]
+            failures = [failure for failure in pool.map(run, chosen) if failure]
         self.assertEqual(failures, [], f"{len(failures)} of {len(cases.CASES)} cases break the contract")
 
     def run_case(self, case, directory):

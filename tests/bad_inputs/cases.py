@@ -24,6 +24,9 @@ class Case:
         self.name, self.command, self.expect = name, command, expect
         self._files = files or {}
         self.environment = environment or {}
+        # AddressSanitizer reserves terabytes of shadow address space at start: under ulimit -v it cannot
+        # start at all, so these cases run against optimised builds only.
+        self.limits_address_space = command[:2] == ["bash", "-c"] and "ulimit -v" in command[2]
 
     def files(self, source):
         return {name: content(source) if callable(content) else content for name, content in self._files.items()}
