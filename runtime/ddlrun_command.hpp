@@ -18,11 +18,14 @@ class DdlrunCommand {
   bool chosen() const { return command_->parsed(); }
   // Throws InvalidArgument naming the option or file at fault.
   virtual void check() = 0;
-  // How long the job waits for a silent peer (--timeout-s): also the deadline of MPI_Init and MPI_Finalize.
-  std::chrono::milliseconds timeout() const { return flags_.timeout(); }
-  // `mpiRanks` is the size of MPI_COMM_WORLD; InvalidArgument for options that do not fit it. Returns the
-  // exit status.
-  virtual int run(int mpiRanks, SilenceWatchdog* watchdog) = 0;
+  // How long the job waits for a silent peer (--timeout-s, or more where a command's compute takes longer):
+  // also the deadline of MPI_Init and MPI_Finalize. Valid after check().
+  virtual std::chrono::milliseconds timeout() const { return flags_.timeout(); }
+  // After MPI_Init, on every rank alike: InvalidArgument for options that do not fit the job's `mpiRanks`
+  // (every rank finds the same, so every rank can end with status 2 without waiting for another).
+  virtual void checkForJob(int mpiRanks) = 0;
+  // Runs the job on this rank; returns its exit status. A rank that fails inside it ends the whole job.
+  virtual int launch(SilenceWatchdog* watchdog) = 0;
 
  protected:
   // The subcommand `name` of `app`; the subclass adds its own flags to command_, then the shared ones with

@@ -86,17 +86,24 @@ int main(int argc, char** argv) {
   int status = 0;
   {
     ddl::SilenceWatchdog watchdog(MPI_COMM_WORLD, timeout, threadSupport);
+    bool fits = true;
     try {
-      status = command->run(mpiRanks, &watchdog);
+      command->checkForJob(mpiRanks);
     } catch (const ddl::InvalidArgument& error) {
       // Options that do not fit the job's rank count: every rank finds the same, so all get here.
       if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
       status = 2;
+      fits = false;
+    }
+    // Inside the job, a rank that fails on its own would leave the others waiting for it: it ends the job.
+    try {
+      if (fits) status = command->launch(&watchdog);
+    } catch (const ddl::InvalidArgument& error) {
+      watchdog.failJob(error.what(), 2);
     } catch (const std::bad_alloc&) {
-      watchdog.stopJob("out of memory (the estimates before the run did not foresee it)");
+      watchdog.failJob("out of memory (the estimates before the run did not foresee it)", 3);
     } catch (const std::exception& error) {
-      // A bug, not bad input: the other ranks would wait for this one forever.
-      watchdog.stopJob(std::string("internal error: ") + error.what());
+      watchdog.failJob(std::string("internal error: ") + error.what(), 3);
     }
     // No rank enters MPI_Finalize, which waits for all, while another is stuck: this barrier names it.
     ddl::freezeIfAsked("finalize", rank);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace ddl {
@@ -12,7 +13,7 @@ namespace {
 struct Fault {
   std::string point;
   int rank = -1;
-  bool spin = false;
+  std::string mode = "stop";
 };
 
 Fault parseFault() {
@@ -24,7 +25,7 @@ Fault parseFault() {
   const auto second = value.find(':', first == std::string::npos ? first : first + 1);
   fault.point = value.substr(0, first);
   if (first != std::string::npos) fault.rank = std::atoi(value.substr(first + 1, second - first - 1).c_str());
-  if (second != std::string::npos) fault.spin = value.substr(second + 1) == "spin";
+  if (second != std::string::npos) fault.mode = value.substr(second + 1);
   return fault;
 }
 
@@ -33,15 +34,15 @@ Fault parseFault() {
 void freezeIfAsked(const char* point, int rank) {
   static const Fault fault = parseFault();
   if (fault.rank != rank || fault.point != point) return;
-  std::fprintf(stderr, "ddlrun: rank %d %s at '%s' (DDLRUN_FREEZE)\n", rank, fault.spin ? "computes forever" : "stops",
-               point);
+  const char* what = fault.mode == "spin" ? "computes forever" : fault.mode == "fail" ? "fails" : "stops";
+  std::fprintf(stderr, "ddlrun: rank %d %s at '%s' (DDLRUN_FREEZE)\n", rank, what, point);
   std::fflush(stderr);
-  if (!fault.spin) {
-    std::raise(SIGSTOP);
-    return;
+  if (fault.mode == "fail") throw std::runtime_error(std::string("a failure injected at '") + point + "' (DDLRUN_FREEZE)");
+  if (fault.mode == "spin") {
+    volatile unsigned long long work = 0;
+    while (true) work = work + 1;
   }
-  volatile unsigned long long work = 0;
-  while (true) work = work + 1;
+  std::raise(SIGSTOP);
 }
 
 }  // namespace ddl

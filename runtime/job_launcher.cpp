@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include "algorithms/io/machine_memory.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 #include "runtime/compute/host_compute_emulator.hpp"
 #include "runtime/in_process/host_engine.hpp"
@@ -74,6 +75,12 @@ int checkJob(const JobOptions& options, int mpiRanks) {
       throw InvalidArgument("--baseline", "'" + options.baseline + "' runs on the buffers of --transport " +
                                               options.baseline + ", not " + transport);
   }
+#ifdef DDLSCALE_WITH_CUDA
+  if (gpu) {
+    std::string why;
+    if (cudaDevices(&why) == 0) throw InvalidArgument("--transport", "'" + transport + "' needs a CUDA GPU: " + why);
+  }
+#endif
   if (runsInOneProcess(options.transport)) {
     if (mpiRanks > 1)
       throw InvalidArgument("--transport", "'" + transport + "' runs every rank in one process: start ddlrun once with " +
@@ -87,6 +94,22 @@ int checkJob(const JobOptions& options, int mpiRanks) {
   if (options.ranks != 0)
     throw InvalidArgument("--ranks", "only with --transport threads or cuda-peer; under MPI, mpirun -np sets the ranks");
   return mpiRanks;
+}
+
+void requireGpuMemory(TransportKind transport, int ranksOnThisHost, double bytesPerRank, const std::string& field) {
+#ifdef DDLSCALE_WITH_CUDA
+  if (transport != TransportKind::Nccl && transport != TransportKind::CudaPeer) return;
+  const int devices = cudaDevices();
+  if (devices == 0) return;  // checkJob says so
+  const int perGpu = (ranksOnThisHost + devices - 1) / devices;
+  const double free = smallestFreeGpuMemoryBytes();
+  if (bytesPerRank * perGpu > free)
+    throw InvalidArgument(field, "needs about " + formatByteCount(bytesPerRank * perGpu) + " on each GPU (" +
+                                     std::to_string(perGpu) + " rank(s) on each of " + std::to_string(devices) +
+                                     "); the freest has " + formatByteCount(free));
+#else
+  (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
+#endif
 }
 
 int launchJob(const JobOptions& options, const std::function<int(RankContext&)>& job) {

@@ -33,9 +33,14 @@ struct JobOptions {
   SilenceWatchdog* watchdog = nullptr;
 };
 
-// Checks that the options fit this build and this launch (mpirun's rank count); throws InvalidArgument
-// naming the option otherwise. Returns the number of ranks the job will have.
+// Checks that the options fit this build, this machine (a GPU for the GPU transports) and this launch
+// (mpirun's rank count); throws InvalidArgument naming the option otherwise. Returns the number of ranks the
+// job will have.
 int checkJob(const JobOptions& options, int mpiRanks);
+
+// InvalidArgument(field, ...) where a GPU transport's ranks on this machine would not find `bytesPerRank`
+// free on their GPUs (ranks beyond the GPUs share them); nothing for host transports or without CUDA.
+void requireGpuMemory(TransportKind transport, int ranksOnThisHost, double bytesPerRank, const std::string& field);
 
 // Runs `job` on every rank of this process and returns the largest exit status among them. MPI must be
 // initialised. An InvalidArgument thrown by the ranks is rethrown here.

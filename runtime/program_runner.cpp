@@ -48,6 +48,16 @@ void ProgramRunner::releaseStaging(char* block) {
 }
 
 void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
+  try {
+    runSteps(program, buffer, type);
+  } catch (const std::exception& error) {
+    // End the job here, before the caller unwinds: the buffer and the staging that posted receives write
+    // into must outlive them, and both belong to frames an exception would leave.
+    transport_.abortJob("running a schedule (" + std::to_string(program.size()) + " steps): " + error.what());
+  }
+}
+
+void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type) {
   const std::size_t elementBytes = sizeOf(type);
   const auto pieceElements = static_cast<Elements>(std::max<std::size_t>(1, options_.pieceBytes / elementBytes));
   char* base = static_cast<char*>(buffer);
@@ -120,15 +130,7 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
   execution.start(actions);
   perform();
   while (!execution.finished()) {
-    std::vector<RequestId> finished;
-    try {
-      finished = transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout);
-    } catch (const TransportError& error) {
-      // End the job here, not after unwinding: the buffers and staging that posted receives write into
-      // must outlive them, and a stack unwound past this frame would free them.
-      transport_.abortJob("running a schedule (" + std::to_string(program.size()) + " steps): " + error.what());
-    }
-    for (RequestId id : finished) {
+    for (RequestId id : transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout)) {
       const auto [index, piece, work] = requests.at(id);
       requests.erase(id);
       const Step& step = program.step(index);

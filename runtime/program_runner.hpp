@@ -27,13 +27,14 @@ class ProgramRunner {
   ProgramRunner& operator=(const ProgramRunner&) = delete;
 
   // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
-  // If a peer stops answering, ends the job through the transport's abortJob, with the messages still
-  // posted and their memory alive; throws TransportError if the transport fails otherwise.
+  // If a peer stops answering, or anything else fails on the way (the transport, an allocation), ends the
+  // job through the transport's abortJob, with the messages still posted and their memory alive.
   void run(const Program& program, void* buffer, DataType type);
 
  private:
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
+  void runSteps(const Program& program, void* buffer, DataType type);
   char* staging(std::size_t bytes);
   void releaseStaging(char* block);
 

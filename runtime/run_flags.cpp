@@ -1,10 +1,12 @@
 #include "runtime/run_flags.hpp"
 
 #include <cstdlib>
+#include <limits>
 
 #include "algorithms/io/byte_sizes.hpp"
 #include "algorithms/io/cli_checks.hpp"
 #include "algorithms/io/machine_memory.hpp"
+#include "algorithms/io/number_text.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
 
 namespace ddl {
@@ -20,7 +22,7 @@ void RunFlags::addTo(CLI::App* command) {
   command->add_option("--timeout-s", timeoutSeconds_,
                       "End the job, naming the silent rank, if any wait on other ranks lasts this long (a peer died, "
                       "stopped or hangs)")
-      ->check(finiteIn(0.1, 86400))
+      ->check(finiteIn(1, 86400))
       ->capture_default_str();
 }
 
@@ -37,7 +39,18 @@ JobOptions RunFlags::job(const std::string& baseline, SilenceWatchdog* watchdog)
 RunOptions RunFlags::run() const {
   const std::int64_t piece = parseByteSize(pieceBytes_, "--piece-bytes");
   if (piece < 1) throw InvalidArgument("--piece-bytes", "must be at least 1");
+  // One MPI message carries at most INT_MAX bytes.
+  if (piece > std::numeric_limits<int>::max())
+    throw InvalidArgument("--piece-bytes", "'" + pieceBytes_ + "' is more than one message carries, 2147483647 bytes");
   return {static_cast<std::size_t>(piece), timeout()};
+}
+
+void RunFlags::requirePiecesFor(double largestStepBytes) const {
+  const double piece = static_cast<double>(run().pieceBytes);
+  if (largestStepBytes / piece > static_cast<double>(kMaxPiecesPerStep))
+    throw InvalidArgument("--piece-bytes", shortNumber(piece) + "-byte pieces of a " + formatByteCount(largestStepBytes) +
+                                               " buffer would post up to " + shortNumber(largestStepBytes / piece) +
+                                               " messages at once; at most " + std::to_string(kMaxPiecesPerStep));
 }
 
 std::chrono::milliseconds RunFlags::timeout() const {

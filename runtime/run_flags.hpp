@@ -25,6 +25,11 @@ class RunFlags {
   // InvalidArgument(field, ...) unless every rank on this machine can have `bytesPerRank` of memory, and
   // this process the address space for its ranks and their threads' stacks.
   void requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) const;
+  // InvalidArgument("--piece-bytes", ...) if a step of `largestStepBytes` would be cut into more pieces than
+  // kMaxPiecesPerStep: every piece of a step is posted at once, and beyond that a step's requests alone
+  // would take gigabytes.
+  void requirePiecesFor(double largestStepBytes) const;
+  static constexpr std::int64_t kMaxPiecesPerStep = 1 << 16;
 
  private:
   std::string transport_ = "mpi";

@@ -35,6 +35,8 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
         const auto [end, error] = std::from_chars(gpus.data(), gpus.data() + gpus.size(), count);
         if (gpus.empty() || error != std::errc() || end != gpus.data() + gpus.size() || count < 1 || count > kMaxRanks)
           entry.fail("keys are GPU counts, 1 to " + std::to_string(kMaxRanks));
+        for (const auto& [earlier, unused] : algorithm.dimsByGpus)
+          if (earlier == count) entry.fail("a second grid for " + std::to_string(count) + " GPUs");
         try {
           algorithm.dimsByGpus.push_back({count, parseDims(entry.string(grid))});
         } catch (const InvalidArgument& error) {
@@ -249,6 +251,21 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
         algorithms.at(a).fail("at every GPU count this is the same configuration as $.algorithms[" + std::to_string(earlier) +
                               "] ('" + labels[a].back() + "' at " + std::to_string(scenario.gpuCounts.back()) + " GPUs)");
   }
+  // Options that fit the rank counts must fit the buckets too (a chunk size that would cut the largest
+  // bucket into more steps than a program may have).
+  Elements largestBucket = 0;
+  const IterationPlan plan = scenario.iterationPlan();
+  for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
+    for (int count : scenario.gpuCounts) {
+      try {
+        makeSchedule(findAlgorithm(CollectiveKind::Allreduce, scenario.algorithms[a].name),
+                     {CollectiveKind::Allreduce, count, largestBucket, 4}, scenario.optionsFor(scenario.algorithms[a], count));
+      } catch (const InvalidArgument& error) {
+        algorithms.at(a).fail("with the largest bucket (" + std::to_string(4 * largestBucket) + " bytes) at " +
+                              std::to_string(count) + " GPUs: " + error.what());
+      }
+    }
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
     // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).

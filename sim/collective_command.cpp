@@ -60,8 +60,9 @@ int run(Arguments& args) {
   const AlgorithmOptions options = args.algorithm.options();
   // Bad options, and a case too large for this machine, fail before any output.
   const Schedule largest = args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
-  requireSimulationMemory(largest, "--gpus", "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
+  requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
+                          "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
 
   CollectiveSweep sweep{"ddlsim collective", args.configuration, std::string(toString(kind)), algorithm.description(options),
                         args.gpus, args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte",

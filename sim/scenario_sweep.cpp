@@ -22,7 +22,8 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       try {
         const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes}, options);
-        requireSimulationMemory(schedule, scenario.path + ": $.gpus[" + std::to_string(i) + "]",
+        requireSimulationMemory(schedule, netpointsOf(Cluster(scenario.topology, gpus, scenario.placement)),
+                                scenario.path + ": $.gpus[" + std::to_string(i) + "]",
                                 "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
       } catch (const InvalidArgument& error) {
         if (error.field().rfind(scenario.path, 0) == 0) throw;

@@ -78,7 +78,7 @@ Loaded generate(const Arguments& args) {
   const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
   const CollectiveSpec spec{args.algorithm.collective(), args.ranks, bytes / args.elementBytes, args.elementBytes};
   Schedule schedule = args.algorithm.schedule(spec, "--ranks");
-  requireSimulationMemory(schedule, "--ranks", "holding every rank's program of " + schedule.description());
+  requireScheduleMemory(schedule, "--ranks", "holding every rank's program of " + schedule.description());
   return {std::move(schedule), &algorithm, options};
 }
 

@@ -64,12 +64,17 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
                                            " algorithm, not " + std::string(toString(spec.kind)));
   rejectUnusedOptions(algorithm, options);
   algorithm.validate(spec.ranks, options);
-  // Every chunk is at least one step of a rank's program: refuse at once what ProgramBuilder would refuse
-  // only after building 2^24 steps.
-  if (options.chunkBytes && spec.bytes() / static_cast<double>(*options.chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
+  // A rank's program has up to 6 steps per chunk (in a pipelined tree: receive from two children, send to
+  // the parent, and back down), on every rank alike: refuse at once, on every rank, what ProgramBuilder would
+  // refuse only after building 2^24 steps, and on some ranks only.
+  constexpr double kStepsPerChunk = 8;
+  if (options.chunkBytes &&
+      kStepsPerChunk * spec.bytes() / static_cast<double>(*options.chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
     throw InvalidArgument("chunk-bytes", std::to_string(*options.chunkBytes) + "-byte chunks of " +
-                                             std::to_string(static_cast<long long>(spec.bytes())) + " bytes are more than the " +
-                                             std::to_string(kMaxStepsPerProgram) + " steps a program may have");
+                                             std::to_string(static_cast<long long>(spec.bytes())) + " bytes take up to " +
+                                             std::to_string(static_cast<long long>(kStepsPerChunk * spec.bytes() /
+                                                                                   static_cast<double>(*options.chunkBytes))) +
+                                             " steps per program; at most " + std::to_string(kMaxStepsPerProgram));
   const AlgorithmDefinition* definition = &algorithm;
   return Schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
     ProgramBuilder builder(rank, spec.elements);

@@ -1,5 +1,6 @@
 #include "algorithms/io/byte_sizes.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -46,7 +47,8 @@ std::vector<std::int64_t> sweepByteSizes(std::int64_t minBytes, std::int64_t max
   }
   std::vector<std::int64_t> result;
   for (double bytes = static_cast<double>(minBytes); bytes <= static_cast<double>(maxBytes) * (1 + 1e-9); bytes *= factor) {
-    const std::int64_t rounded = static_cast<std::int64_t>(bytes) / elementBytes * elementBytes;
+    // The slack that lets rounding reach -e exactly must not carry a size past it.
+    const std::int64_t rounded = std::min(static_cast<std::int64_t>(bytes), maxBytes) / elementBytes * elementBytes;
     if (result.empty() || rounded != result.back()) result.push_back(rounded);
   }
   return result;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,21 +16,45 @@
 
 namespace ddl {
 
+namespace {
+
+// What the cgroup this process runs in (a Slurm job, a container) still allows it, from cgroup v2's
+// memory.max and memory.current; nothing where there is no limit or no cgroup v2.
+std::optional<std::int64_t> cgroupMemoryLeft() {
+  std::ifstream membership("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(membership, line)) {
+    if (line.rfind("0::", 0) != 0) continue;
+    const std::string folder = "/sys/fs/cgroup" + line.substr(3);
+    std::ifstream maxFile(folder + "/memory.max");
+    std::ifstream currentFile(folder + "/memory.current");
+    std::string max;
+    long long current = 0;
+    if (!(maxFile >> max) || max == "max" || !(currentFile >> current)) return std::nullopt;
+    return std::max<std::int64_t>(0, std::atoll(max.c_str()) - current);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::int64_t availableMemoryBytes() {
   if (const char* override = std::getenv("DDLSCALE_MEMORY_BYTES")) {
     char* end = nullptr;
     const long long bytes = std::strtoll(override, &end, 10);
     if (end != override && *end == '\0' && bytes > 0) return bytes;
   }
+  std::int64_t available = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   std::ifstream meminfo("/proc/meminfo");
   std::string line;
   while (std::getline(meminfo, line)) {
     std::istringstream fields(line);
     std::string key;
     long long kilobytes = 0;
-    if (fields >> key >> kilobytes && key == "MemAvailable:") return kilobytes * 1024;
+    if (fields >> key >> kilobytes && key == "MemAvailable:") available = kilobytes * 1024;
   }
-  return static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (const auto left = cgroupMemoryLeft()) available = std::min(available, *left);
+  return available;
 }
 
 std::string formatByteCount(double bytes) {

@@ -8,8 +8,8 @@
 namespace ddl {
 
 // MemAvailable from /proc/meminfo (what the kernel can hand out without swapping), or, where that cannot
-// be read, the physical memory. DDLSCALE_MEMORY_BYTES overrides both, so tests can stand for a smaller
-// machine.
+// be read, the physical memory; less, where this process's cgroup (v2: a Slurm job, a container) allows
+// less. DDLSCALE_MEMORY_BYTES overrides all of them, so tests can stand for a smaller machine.
 std::int64_t availableMemoryBytes();
 
 // The address space this process may still map under its limit (ulimit -v, RLIMIT_AS), less what it maps

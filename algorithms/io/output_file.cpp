@@ -1,5 +1,8 @@
 #include "algorithms/io/output_file.hpp"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,14 +20,19 @@ void writeOutput(const std::string& path, const std::function<void(std::ostream&
     return;
   }
   checkOutputFile(path, "--out");
-  const std::string partial = path + ".partial";
+  // A name of its own beside `path` (mkstemp): two runs writing the same --out do not share one, and a
+  // symbolic link planted at a fixed name is not followed.
+  std::string partial = path + ".partial.XXXXXX";
+  const int descriptor = ::mkstemp(partial.data());
+  if (descriptor < 0) throw InvalidArgument("--out", "cannot write '" + path + "'");
+  ::close(descriptor);
   auto fail = [&](const std::string& why) {
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);
     throw InvalidArgument("--out", "cannot write '" + path + "'" + why);
   };
   try {
-    std::ofstream file(partial);
+    std::ofstream file(partial, std::ios::trunc);
     if (!file) fail("");
     write(file);
     if (!file.flush()) fail(" (is the disk full?)");

@@ -7,7 +7,7 @@
 
 namespace ddl {
 
-// Calls write(stream) on `path` + ".partial", then renames it to `path`; throws InvalidArgument("--out", ...)
+// Calls write(stream) on a new file beside `path` (`path`.partial.XXXXXX), then renames it to `path`; throws InvalidArgument("--out", ...)
 // if the file cannot be written, and leaves nothing behind if `write` throws. With an empty path, writes to
 // standard output. Commands check their output paths with checkOutputFile before doing any work, so that
 // a bad path fails before the simulation or the run, not after it.

@@ -16,7 +16,6 @@ std::optional<StepKind> parseStepKind(std::string_view name) {
   return std::nullopt;
 }
 
-constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
 
 Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank rank, const CollectiveSpec& spec) {
   const Elements elements = spec.elements;
@@ -51,6 +50,8 @@ Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank r
       for (std::size_t d = 0; d < list.size(); ++d)
         dependencies.push_back(static_cast<StepIndex>(after.at(d).integer(list[d], 0, static_cast<std::int64_t>(i) - 1)));
     }
+    if (dependencies.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+      r.at("after").fail("a program's dependencies number at most 2^31 - 1");
     step.dependencyCount = static_cast<std::int32_t>(dependencies.size()) - step.firstDependency;
     steps.push_back(step);
   }

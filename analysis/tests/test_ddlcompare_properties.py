@@ -38,8 +38,11 @@ def scaling_points(draw):
     return make("ddlsim"), make("ddlrun")
 
 
+# Integers of up to thousands of digits (all that json.dumps writes): float() fails on most of them.
+huge_integers = st.integers(min_value=1, max_value=4000).map(lambda digits: 10 ** digits - 1)
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | huge_integers | st.floats(allow_nan=False, allow_infinity=False) |
+    st.text(max_size=8),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20)
 
@@ -64,7 +67,7 @@ def mutate(document, draw):
     for step in path[:-1]:
         parent = parent[step]
     last = path[-1]
-    action = draw(st.sampled_from(["delete", "retype", "rename", "negative", "huge", "zero"]))
+    action = draw(st.sampled_from(["delete", "retype", "rename", "negative", "huge", "zero", "enormous"]))
     if action == "delete":
         del parent[last]
     elif action == "retype":
@@ -75,6 +78,8 @@ def mutate(document, draw):
         parent[last] = -1
     elif action == "huge":
         parent[last] = 1e308
+    elif action == "enormous":
+        parent[last] = 10 ** 400
     else:
         parent[last] = 0
     return document
@@ -134,6 +139,20 @@ class DdlcompareProperties(DdlcompareTestCase):
         good = self.write("good.json", {"source": "x", "points": [{"gpus": 1, "algorithm": "ring", "iteration_s": 1}]})
         path = self.write("any.json", value)
         self.assert_refused_or_fine(*self.run_main(good, path), good, path)
+
+    @SETTINGS
+    @given(st.integers(min_value=4301, max_value=20000), st.sampled_from(["time_s", "bytes", "ranks"]))
+    def test_an_integer_longer_than_python_reads_is_refused(self, digits, key):
+        # Python's json refuses integers of over 4300 digits with a ValueError that is not a JSONDecodeError.
+        figures = {"time_s": "1", "bytes": "1", "ranks": "4"}
+        figures[key] = "9" * digits
+        text = ('{"source": "x", "collective": "allreduce", "algorithm": "ring", "ranks": %(ranks)s, '
+                '"rows": [{"bytes": %(bytes)s, "time_s": %(time_s)s}]}' % figures)
+        good = self.write("good.json", {"source": "x", "points": [{"gpus": 1, "algorithm": "ring", "iteration_s": 1}]})
+        path = self.write("long.json", text)
+        status, out, err = self.run_main(good, path)
+        self.assertEqual(status, 2, err)
+        self.assert_refused_or_fine(status, out, err, good, path)
 
     @SETTINGS
     @given(st.binary(max_size=200))

@@ -8,9 +8,6 @@
 
 namespace ddl {
 
-// Every piece of a step is posted at once: beyond this many a step's requests alone would take gigabytes.
-constexpr std::int64_t kMaxPiecesPerStep = 1 << 16;
-
 BenchCommand::BenchCommand(CLI::App& app)
     : DdlrunCommand(app, "bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).") {
   algorithm_.addTo(command_);
@@ -61,20 +58,22 @@ void BenchCommand::check() {
   // host copy of the buffer to fill and check it).
   const bool host = flags_.transport() == TransportKind::Mpi || flags_.transport() == TransportKind::Threads;
   flags_.requireMemoryPerRank(largest * (host ? 2 : 1), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
-  if (largest / static_cast<double>(bench_.run.pieceBytes) > kMaxPiecesPerStep)
-    throw InvalidArgument("--piece-bytes", std::to_string(bench_.run.pieceBytes) + "-byte pieces of a " +
-                                               formatByteCount(largest) + " buffer would post up to " +
-                                               std::to_string(static_cast<std::int64_t>(largest / bench_.run.pieceBytes)) +
-                                               " messages at once; at most " + std::to_string(kMaxPiecesPerStep));
+  requireGpuMemory(flags_.transport(), flags_.ranksOnThisHost(), 2 * largest, "--max-bytes");
+  flags_.requirePiecesFor(largest);
 }
 
-int BenchCommand::run(int mpiRanks, SilenceWatchdog* watchdog) {
-  const JobOptions job = flags_.job(baseline_, watchdog);
-  const int ranks = checkJob(job, mpiRanks);
-  // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks).
-  algorithm_.schedule({bench_.collective, ranks, 0, static_cast<int>(sizeOf(bench_.type))},
+void BenchCommand::checkForJob(int mpiRanks) {
+  const JobOptions job = flags_.job(baseline_, nullptr);
+  ranks_ = checkJob(job, mpiRanks);
+  // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
+  // chunks too small for the largest buffer.
+  algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
+                       static_cast<int>(sizeOf(bench_.type))},
                       runsInOneProcess(job.transport) ? "--ranks" : "mpirun -np");
-  return launchJob(job, [&](RankContext& context) { return runBench(bench_, context); });
+}
+
+int BenchCommand::launch(SilenceWatchdog* watchdog) {
+  return launchJob(flags_.job(baseline_, watchdog), [&](RankContext& context) { return runBench(bench_, context); });
 }
 
 }  // namespace ddl

@@ -11,7 +11,8 @@ class BenchCommand final : public DdlrunCommand {
  public:
   explicit BenchCommand(CLI::App& app);
   void check() override;
-  int run(int mpiRanks, SilenceWatchdog* watchdog) override;
+  void checkForJob(int mpiRanks) override;
+  int launch(SilenceWatchdog* watchdog) override;
 
  private:
   AlgorithmFlags algorithm_;
@@ -19,6 +20,7 @@ class BenchCommand final : public DdlrunCommand {
   double factor_ = 2;
   bool csv_ = false, json_ = false;
   BenchOptions bench_;
+  int ranks_ = 0;
 };
 
 }  // namespace ddl

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -36,6 +37,25 @@ int cudaDevices(std::string* why) {
   return devices;
 }
 
+double smallestFreeGpuMemoryBytes() {
+  const int devices = cudaDevices();
+  double smallest = 0;
+  bool found = false;
+  int current = 0;
+  cudaGetDevice(&current);
+  for (int device = 0; device < devices; ++device) {
+    std::size_t free = 0, total = 0;
+    if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    smallest = found ? std::min(smallest, static_cast<double>(free)) : static_cast<double>(free);
+    found = true;
+  }
+  cudaSetDevice(current);
+  return smallest;
+}
+
 int launchNcclJob(const JobOptions& options, const std::function<int(RankContext&)>& job) {
   requireGpu(options);
   MpiWorld world(MPI_COMM_WORLD, options.watchdog);
@@ -47,7 +67,7 @@ int launchNcclJob(const JobOptions& options, const std::function<int(RankContext
     return job(context);
   } catch (const TransportError& error) {
     // NCCL failed on this rank, setting up or running the baseline: the others would wait for it forever.
-    if (options.watchdog) options.watchdog->stopJob(error.what());
+    if (options.watchdog) options.watchdog->failJob(error.what(), 3);
     std::fprintf(stderr, "ddlrun: rank %d: %s\n", world.rank(), error.what());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);

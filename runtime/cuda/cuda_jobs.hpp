@@ -13,4 +13,7 @@ int launchCudaPeerJob(const JobOptions& options, const std::function<int(RankCon
 // The number of visible CUDA devices; 0, with CUDA's reason in `why`, where there is none or no driver.
 int cudaDevices(std::string* why = nullptr);
 
+// The free memory of the visible device that has the least (cudaMemGetInfo); 0 where there is none.
+double smallestFreeGpuMemoryBytes();
+
 }  // namespace ddl

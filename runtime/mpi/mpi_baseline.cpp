@@ -37,7 +37,7 @@ void MpiBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataTyp
     displacements.push_back(static_cast<int>(block.offset));
   }
   std::optional<SilenceWatchdog::Wait> wait;
-  if (watchdog_) wait.emplace(*watchdog_, "the MPI baseline's collective");
+  if (watchdog_) wait.emplace(*watchdog_, "the MPI baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
   switch (kind) {
     case CollectiveKind::Allreduce:
       MPI_Allreduce(MPI_IN_PLACE, buffer, static_cast<int>(count), mpiType(type), MPI_SUM, communicator_);

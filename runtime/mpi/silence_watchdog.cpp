@@ -9,14 +9,18 @@
 #include <vector>
 
 namespace ddl {
-namespace {
 
-// What one rank says in a roll call: who it is and where it is.
-struct RollCallAnswer {
+// What one rank says in a roll call: who it is, where it is, and the wait it is in.
+struct SilenceWatchdog::Answer {
   std::int32_t rank = 0;
-  std::int32_t where = 0;  // SilenceWatchdog::Where
-  char state[248] = {};
+  std::int32_t where = 0;     // Where
+  std::int32_t patience = 0;  // Patience, while waiting
+  std::int32_t status = 3;    // the exit status it asks for, if it failed
+  char wait[64] = {};         // the name of the wait, while waiting
+  char state[224] = {};       // all of it, in words
 };
+
+namespace {
 
 std::string seconds(double value) {
   char text[32];
@@ -50,31 +54,42 @@ SilenceWatchdog::~SilenceWatchdog() {
   thread_.join();
 }
 
-void SilenceWatchdog::enter(const char* what) {
+void SilenceWatchdog::enter(const char* what, Patience patience) {
   std::lock_guard lock(mutex_);
   waitingIn_ = what;
+  patience_ = patience;
   waitingSince_ = Clock::now();
+  ++waits_;
 }
 
 void SilenceWatchdog::leave() {
   std::lock_guard lock(mutex_);
   waitingIn_ = nullptr;
   waitingSince_ = Clock::now();
+  ++waits_;
 }
 
-SilenceWatchdog::Where SilenceWatchdog::where(Clock::time_point now, std::string& description) {
+SilenceWatchdog::Answer SilenceWatchdog::answer(Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  Answer mine;
+  mine.rank = rank_;
   const double elapsed = std::chrono::duration<double>(now - waitingSince_).count();
-  if (!gaveUp_.empty()) {
-    description = "gave up waiting: " + gaveUp_;
-    return Where::GaveUp;
+  std::string state;
+  if (ended_ != Where::Busy) {
+    mine.where = static_cast<std::int32_t>(ended_);
+    mine.status = endStatus_;
+    state = (ended_ == Where::Failed ? "failed: " : "gave up waiting: ") + endedBecause_;
+  } else if (waitingIn_) {
+    mine.where = static_cast<std::int32_t>(Where::Waiting);
+    mine.patience = static_cast<std::int32_t>(patience_);
+    std::snprintf(mine.wait, sizeof mine.wait, "%s", waitingIn_);
+    state = "waiting in " + std::string(waitingIn_) + " for " + seconds(elapsed);
+  } else {
+    mine.where = static_cast<std::int32_t>(Where::Busy);
+    state = "busy outside MPI for " + seconds(elapsed);
   }
-  if (waitingIn_) {
-    description = "waiting in " + std::string(waitingIn_) + " for " + seconds(elapsed);
-    return Where::Waiting;
-  }
-  description = "busy outside MPI for " + seconds(elapsed);
-  return Where::Busy;
+  std::snprintf(mine.state, sizeof mine.state, "%s", state.c_str());
+  return mine;
 }
 
 void SilenceWatchdog::watch() {
@@ -84,6 +99,7 @@ void SilenceWatchdog::watch() {
     if (stopping_) return;
     const Clock::time_point now = Clock::now();
     std::string expired;
+    const std::uint64_t wait = waits_;
     if (waitingIn_ && now - waitingSince_ > timeout_)
       expired = "rank " + std::to_string(rank_) + " waited in " + waitingIn_ + " for " +
                 seconds(std::chrono::duration<double>(now - waitingSince_).count()) + " (--timeout-s " +
@@ -92,8 +108,16 @@ void SilenceWatchdog::watch() {
     int called = 0;
     MPI_Status status;
     if (canRollCall_) MPI_Iprobe(MPI_ANY_SOURCE, kRollCallTag, communicator_, &called, &status);
-    if (called) rollCall("rank " + std::to_string(status.MPI_SOURCE) + " called the roll");
-    if (!expired.empty()) rollCall(expired);
+    std::string why = called ? "rank " + std::to_string(status.MPI_SOURCE) + " called the roll" : expired;
+    if (!called && !expired.empty()) {
+      // The main thread may have left the wait since: then there is nothing to call the roll about.
+      std::lock_guard check(mutex_);
+      if (waits_ != wait) why.clear();
+    }
+    if (!why.empty() && !rollCallStarted_.exchange(true)) {
+      rollCall(why);  // returns where the job goes on
+      rollCallStarted_ = false;
+    }
     lock.lock();
   }
 }
@@ -101,36 +125,46 @@ void SilenceWatchdog::watch() {
 void SilenceWatchdog::stopJob(const std::string& why) {
   {
     std::lock_guard lock(mutex_);
-    gaveUp_ = why;
+    if (ended_ == Where::Busy) {
+      ended_ = Where::GaveUp;
+      endedBecause_ = why;
+    }
   }
+  // A roll call already under way may still decide that the job goes on: wait for it, then call one.
+  while (rollCallStarted_.exchange(true)) std::this_thread::sleep_for(kPollPeriod);
   rollCall("rank " + std::to_string(rank_) + " gave up waiting: " + why);
+  waitForTheEnd();  // a rank that gave up never lets the job go on
+}
+
+void SilenceWatchdog::failJob(const std::string& why, int status) {
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = Where::Failed;
+    endedBecause_ = why;
+    endStatus_ = status;
+  }
+  while (rollCallStarted_.exchange(true)) std::this_thread::sleep_for(kPollPeriod);
+  rollCall("rank " + std::to_string(rank_) + " failed: " + why);
+  waitForTheEnd();
 }
 
 void SilenceWatchdog::rollCall(const std::string& why) {
-  if (rollCallStarted_.exchange(true)) {
-    // Another thread of this rank runs the roll call, and MPI_Abort will end this one.
-    while (true) pause();
-  }
   if (!canRollCall_) {
     // This thread may not call MPI while another is inside it: exit, and mpirun ends the job.
     std::fprintf(stderr, "ddlrun: %s; stopping the job (without MPI_THREAD_MULTIPLE the ranks cannot be asked "
                          "which of them is silent)\n", why.c_str());
     std::fflush(stderr);
-    _exit(3);
+    _exit(endStatus_);
   }
   if (verdictIsOut()) waitForTheEnd();
-  RollCallAnswer mine;
-  mine.rank = rank_;
-  std::string description;
-  mine.where = static_cast<std::int32_t>(where(Clock::now(), description));
-  std::snprintf(mine.state, sizeof mine.state, "%s", description.c_str());
+  const Answer mine = answer(Clock::now());
   std::vector<MPI_Request> sends;
   for (int peer = 0; peer < size_; ++peer) {
     if (peer == rank_) continue;
     sends.emplace_back();
     MPI_Isend(&mine, sizeof mine, MPI_BYTE, peer, kRollCallTag, communicator_, &sends.back());
   }
-  std::map<int, RollCallAnswer> answers{{rank_, mine}};
+  std::map<int, Answer> answers{{rank_, mine}};
   const Clock::time_point end = Clock::now() + kGrace;
   while (Clock::now() < end && static_cast<int>(answers.size()) < size_) {
     if (verdictIsOut()) waitForTheEnd();
@@ -141,26 +175,51 @@ void SilenceWatchdog::rollCall(const std::string& why) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
-    RollCallAnswer answer;
+    Answer answer;
     MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
-    answer.state[sizeof answer.state - 1] = '\0';
+    answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
     answers[status.MPI_SOURCE] = answer;
   }
+  // Every rank that got every answer comes to the same verdict, so that either all go on or the job ends.
+  const bool reporter = answers.begin()->first == rank_;  // the lowest rank that answered
+  bool slowButAlive = static_cast<int>(answers.size()) == size_;
+  for (const auto& [peer, answer] : answers)
+    slowButAlive = slowButAlive && answer.where == static_cast<std::int32_t>(Where::Waiting) &&
+                   answer.patience == static_cast<std::int32_t>(Patience::WhileEveryRankWaitsToo) &&
+                   std::strcmp(answer.wait, mine.wait) == 0;
+  if (slowButAlive) {
+    if (reporter)
+      std::fprintf(stderr, "ddlrun: every rank waits in %s and answers: it is slow, not stuck; waiting on\n", mine.wait);
+    // `mine` must outlive its sends; every peer answered, so each is receiving them now.
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+    std::lock_guard lock(mutex_);
+    waitingSince_ = Clock::now();  // the next look after another timeout
+    return;
+  }
+  // The job ends: this frame never returns, so `mine` outlives the sends.
 
-  if (answers.begin()->first == rank_) {
-    // This rank reports: the lowest that answered.
-    std::vector<int> silent, notWaiting;
-    for (int peer = 0; peer < size_; ++peer) {
-      auto it = answers.find(peer);
-      if (it == answers.end()) silent.push_back(peer);
-      else if (it->second.where == static_cast<std::int32_t>(Where::Busy)) notWaiting.push_back(peer);
+  std::vector<int> failed, silent, busy;
+  int status = 3;
+  for (int peer = 0; peer < size_; ++peer) {
+    auto it = answers.find(peer);
+    if (it == answers.end()) {
+      silent.push_back(peer);
+    } else if (it->second.where == static_cast<std::int32_t>(Where::Failed)) {
+      if (failed.empty()) status = it->second.status;
+      failed.push_back(peer);
+    } else if (it->second.where == static_cast<std::int32_t>(Where::Busy)) {
+      busy.push_back(peer);
     }
+  }
+  if (reporter) {
     std::string verdict;
-    if (!silent.empty())
+    if (!failed.empty())
+      verdict = rankList(failed) + " failed (below, what each said)";
+    else if (!silent.empty())
       verdict = rankList(silent) + (silent.size() == 1 ? " does" : " do") +
                 " not answer (stopped, hung in the kernel, or dead without a word)";
-    else if (!notWaiting.empty())
-      verdict = rankList(notWaiting) + " answered but never reached the wait of the others";
+    else if (!busy.empty())
+      verdict = rankList(busy) + " answered but never reached the wait of the others";
     else
       verdict = "every rank waits for another: no rank is silent, the ranks are deadlocked or the network is down";
     std::string report = "ddlrun: the job stops: " + verdict + ".\nddlrun: " + why + ".\n";
@@ -177,10 +236,15 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     static const char kVerdictByte = 1;
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
-      sends.emplace_back();
-      MPI_Isend(&kVerdictByte, 1, MPI_BYTE, peer, kVerdictTag, communicator_, &sends.back());
+      MPI_Request request;
+      MPI_Isend(&kVerdictByte, 1, MPI_BYTE, peer, kVerdictTag, communicator_, &request);
+      MPI_Request_free(&request);
     }
-    MPI_Abort(communicator_, 3);
+    MPI_Abort(communicator_, status);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    endStatus_ = status;
   }
   waitForTheEnd();
 }
@@ -194,8 +258,13 @@ bool SilenceWatchdog::verdictIsOut() {
 void SilenceWatchdog::waitForTheEnd() {
   // Another rank reports and aborts; should it have died meanwhile, end the job from here.
   std::this_thread::sleep_for(std::chrono::seconds(1));
-  MPI_Abort(communicator_, 3);
-  _exit(3);
+  int status = 3;
+  {
+    std::lock_guard lock(mutex_);
+    status = endStatus_;
+  }
+  MPI_Abort(communicator_, status);
+  _exit(status);
 }
 
 }  // namespace ddl

@@ -3,22 +3,28 @@
 //
 // Each rank runs one watchdog thread. The rank's own threads tell it what they wait in (a barrier, the MPI
 // baseline's allreduce, messages of a schedule) with waitingIn(); if one wait lasts longer than the timeout,
-// or a transport gives up (stopJob), the watchdog starts a roll call: it sends this rank's state to every
-// other rank, and every watchdog that hears a roll call does the same. After a grace period each rank knows
-// who answered and where each one is. The lowest rank that answered prints the verdict, naming the silent
-// ranks (stopped, or dead without a word) or the ranks that answer but never arrived (an endless compute),
-// and calls MPI_Abort, so the whole job ends within timeout + grace + the time mpirun takes to stop it.
+// or the rank gives up (stopJob) or fails (failJob), the watchdog starts a roll call: it sends this rank's
+// state to every other rank, and every watchdog that hears a roll call does the same. After a grace period
+// each rank knows who answered and where each one is, and all come to the same verdict:
+//
+//   - every rank answered and waits in the same library collective, whose progress cannot be seen (a 1 GiB
+//     MPI_Allreduce on a slow network): it is slow, not stuck, and the job goes on;
+//   - otherwise the job stops. The lowest rank that answered prints the verdict, naming the ranks that
+//     failed (with their reason), else the silent ones (stopped, or dead without a word), else the ones
+//     that answer but never arrived (an endless compute), and calls MPI_Abort, so the whole job ends
+//     within timeout + grace + the time mpirun takes to stop it.
 //
 // The watchdog thread calls MPI while the rank's main thread may be blocked inside MPI: the job must be
 // initialised with MPI_THREAD_MULTIPLE. Without it the watchdog still ends the job at the deadline, without
-// a roll call, naming only the wait that expired. Roll-call messages use their own tag on the job's
-// communicator, which transports must leave free (kRollCallTag).
+// a roll call, naming only the wait that expired. Roll-call messages use tags of their own on the job's
+// communicator, which transports must leave free (kFirstReservedTag and above).
 
 #include <mpi.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -30,14 +36,23 @@ class SilenceWatchdog {
   using Clock = std::chrono::steady_clock;
 
   // MPI tags from here up are the watchdog's: the transports' message tags stay below it.
+  static constexpr int kFirstReservedTag = 32000;
   static constexpr int kRollCallTag = 32767;
   // The reporter's word that the verdict is out: a rank that hears it stays quiet (a stopped rank that
   // mpirun resumes in order to kill it would otherwise call a roll of its own).
   static constexpr int kVerdictTag = 32766;
-  static constexpr int kFirstReservedTag = 32000;
   // How long a roll call collects answers. A rank busy outside MPI answers within the polling period.
   static constexpr std::chrono::milliseconds kGrace{2000};
   static constexpr std::chrono::milliseconds kPollPeriod{20};
+
+  // How a wait is judged when it passes the timeout.
+  enum class Patience : std::int32_t {
+    // Progress would show (a message arriving, a barrier all reach at once): past the timeout it is stuck.
+    UntilTheTimeout,
+    // A library's collective, whose progress cannot be seen: it goes on while every rank answers and waits
+    // in it too.
+    WhileEveryRankWaitsToo,
+  };
 
   // `threadSupport` is what MPI_Init_thread provided.
   SilenceWatchdog(MPI_Comm communicator, std::chrono::milliseconds timeout, int threadSupport);
@@ -48,11 +63,13 @@ class SilenceWatchdog {
 
   std::chrono::milliseconds timeout() const { return timeout_; }
 
-  // While a Wait lives, this rank waits in `what` (a string literal or otherwise outlives the Wait); the
-  // watchdog stops the job if it lasts past the timeout.
+  // While a Wait lives, this rank waits in `what` (a string literal, or one that outlives the Wait).
   class Wait {
    public:
-    explicit Wait(SilenceWatchdog& watchdog, const char* what) : watchdog_(watchdog) { watchdog_.enter(what); }
+    Wait(SilenceWatchdog& watchdog, const char* what, Patience patience = Patience::UntilTheTimeout)
+        : watchdog_(watchdog) {
+      watchdog_.enter(what, patience);
+    }
     ~Wait() { watchdog_.leave(); }
     Wait(const Wait&) = delete;
     Wait& operator=(const Wait&) = delete;
@@ -60,19 +77,26 @@ class SilenceWatchdog {
    private:
     SilenceWatchdog& watchdog_;
   };
-  Wait waitingIn(const char* what) { return Wait(*this, what); }
+  Wait waitingIn(const char* what, Patience patience = Patience::UntilTheTimeout) { return Wait(*this, what, patience); }
 
-  // Ends the job from any thread: the roll call, the verdict, MPI_Abort. `why` says what this rank saw.
+  // Ends the job from any thread of this rank, which gave up waiting for the others (a transport's
+  // deadline passed): the roll call, the verdict, MPI_Abort.
   [[noreturn]] void stopJob(const std::string& why);
+  // Ends the job from any thread of this rank, which failed on its own (`why`): the others are asked too,
+  // and the job ends with `status` (2 for bad input only this rank found, 3 for an internal error).
+  [[noreturn]] void failJob(const std::string& why, int status);
 
  private:
   // Where this rank is, as it tells the others in a roll call.
-  enum class Where : std::int32_t { Waiting, GaveUp, Busy };
-  void enter(const char* what);
+  enum class Where : std::int32_t { Waiting, GaveUp, Failed, Busy };
+  struct Answer;
+
+  void enter(const char* what, Patience patience);
   void leave();
   void watch();
-  Where where(Clock::time_point now, std::string& description);
-  [[noreturn]] void rollCall(const std::string& why);
+  Answer answer(Clock::time_point now);
+  // Returns only where the job goes on (a slow library collective); otherwise the job ends.
+  void rollCall(const std::string& why);
   bool verdictIsOut();
   [[noreturn]] void waitForTheEnd();
 
@@ -84,9 +108,14 @@ class SilenceWatchdog {
   std::mutex mutex_;
   std::condition_variable stopWatching_;
   bool stopping_ = false;
-  const char* waitingIn_ = nullptr;  // guarded by mutex_, as the two below
+  // Guarded by mutex_:
+  const char* waitingIn_ = nullptr;
+  Patience patience_ = Patience::UntilTheTimeout;
   Clock::time_point waitingSince_;
-  std::string gaveUp_;               // why this rank stopped waiting (stopJob)
+  std::uint64_t waits_ = 0;  // waits entered and left, so that an expiry can tell its wait is still on
+  Where ended_ = Where::Busy;  // GaveUp or Failed once stopJob or failJob is called
+  std::string endedBecause_;
+  int endStatus_ = 3;
   std::atomic<bool> rollCallStarted_{false};
   std::thread thread_;
 };

@@ -41,7 +41,8 @@ void NcclBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataTy
       break;
   }
   std::optional<SilenceWatchdog::Wait> wait;
-  if (transport_.watchdog()) wait.emplace(*transport_.watchdog(), "the NCCL baseline's collective");
+  if (transport_.watchdog())
+    wait.emplace(*transport_.watchdog(), "the NCCL baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
   DDL_CUDA(cudaStreamSynchronize(stream));
 }
 

@@ -73,11 +73,12 @@ class NcclTransport final : public Transport {
   void issueGroups();
   void checkAsyncErrors();
 
-  // Runs `call`, blocking, as a wait the watchdog watches.
+  // Runs `call`, blocking, as a wait the watchdog watches: NCCL's setup is a library collective, which
+  // may take long while every rank takes part in it.
   template <class Call>
   void watched(const char* what, Call&& call) {
     std::optional<SilenceWatchdog::Wait> wait;
-    if (watchdog_) wait.emplace(*watchdog_, what);
+    if (watchdog_) wait.emplace(*watchdog_, what, SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
     call();
   }
 

@@ -1,5 +1,8 @@
 #include "runtime/train/train_command.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "algorithms/io/cli_checks.hpp"
 #include "algorithms/io/machine_memory.hpp"
 #include "algorithms/schedule/invalid_argument.hpp"
@@ -30,13 +33,22 @@ void TrainCommand::check() {
   const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
   // The gradients and as much again in receive staging, on each rank of this machine.
   flags_.requireMemoryPerRank(2 * gradientBytes, train_.scenario, "training " + scenario_->model.name());
+  Elements largestBucket = 0;
+  const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
+  for (const GradientBucket& bucket : plan.buckets())
+    largestBucket = std::max(largestBucket, bucket.elements.count);
+  flags_.requirePiecesFor(4.0 * static_cast<double>(largestBucket));
+  const double compute = plan.workload().computeSeconds();
+  train_.run.timeout = flags_.timeout() + std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(compute * 1000)));
 }
 
-int TrainCommand::run(int mpiRanks, SilenceWatchdog* watchdog) {
-  const JobOptions job = flags_.job("", watchdog);
-  const int ranks = checkJob(job, mpiRanks);
-  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks);
-  return launchJob(job, [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
+void TrainCommand::checkForJob(int mpiRanks) {
+  ranks_ = checkJob(flags_.job("", nullptr), mpiRanks);
+  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks_);
+}
+
+int TrainCommand::launch(SilenceWatchdog* watchdog) {
+  return launchJob(flags_.job("", watchdog), [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
 }
 
 }  // namespace ddl

@@ -11,6 +11,11 @@ checks each against install-dependencies' tables:
   fresh machine, where the program is absent;
 - a Python module that is neither the standard library nor the project's own must be in the module table;
 - every entry of the tables is called somewhere, so the tables do not rot.
+
+The scan reads commands in command position, after wrappers (exec, timeout, env, sudo, `ip netns exec`, ...),
+inside $(...), backticks and `sh -c '...'`, the programs CMake looks for, and the first word of a command list
+Python hands to subprocess. It cannot see a program named only through a variable or an array ("$python",
+realtime=(chrt ...)); the scripts that do so check those programs themselves (`cluster up`).
 """
 import os
 import re
@@ -34,14 +39,35 @@ SHELL_WORDS = set("""
     printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true
     type typeset ulimit umask unalias unset wait [ [[ ]] . :
 """.split())
-# Commands that run the command after them: how many arguments of their own follow their options.
+# Commands that run the command after them: how many arguments of their own follow their options, and
+# which of their options take a value.
 WRAPPERS = {"exec": 0, "sudo": 0, "env": 0, "nice": 0, "timeout": 1, "chrt": 1, "unshare": 0, "command": 0,
-            "xargs": 0, "nohup": 0, "stdbuf": 0}
+            "xargs": 0, "nohup": 0, "stdbuf": 0, "time": 0}
+OPTIONS_WITH_A_VALUE = {"timeout": {"-s", "-k", "--signal", "--kill-after"}, "nice": {"-n", "--adjustment"},
+                        "xargs": {"-n", "-I", "-P", "-L", "-d", "-s", "-a", "-E"}, "sudo": {"-u", "-g", "-C", "-D", "-h", "-p"},
+                        "env": {"-u", "-C", "-S"}, "stdbuf": {"-i", "-o", "-e"}, "exec": {"-a"}}
+SHELL_SUBSTITUTES = ("sh -c", "bash -c", "dash -c")
 
 
 def table(kind):
     output = subprocess.run([INSTALL, "--list", kind], check=True, capture_output=True, text=True).stdout
     return output.split()
+
+
+def cmake_programs():
+    """The programs CMake looks for (find_program(VAR NAMES a b ...)): the tests run them."""
+    programs = {}
+    files = subprocess.run(["git", "-C", REPO, "ls-files", "--cached", "--others", "--exclude-standard"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    for name in files:
+        if os.path.basename(name) != "CMakeLists.txt":
+            continue
+        with open(os.path.join(REPO, name), encoding="utf-8") as handle:
+            for match in re.finditer(r"find_program\(\s*\w+\s+NAMES\s+([^)]*?)(?:\s+(?:PATHS|HINTS|REQUIRED|NO_DEFAULT_PATH)\b|\))",
+                                     handle.read()):
+                for program in match.group(1).split():
+                    programs.setdefault(program, set()).add(name)
+    return programs
 
 
 def project_scripts():
@@ -63,11 +89,13 @@ def project_scripts():
 
 
 def python_programs(text):
-    """What Python code runs: the first word of a subprocess command list, or a program it looks up."""
+    """What Python code runs: the first word of a command list given to subprocess, of a command string
+    (os.system, shell=True), or a program it looks up. A list built first and passed by name is not seen."""
     text = re.sub(r"#[^\n]*", "", text)
-    calls = re.findall(r"""(?:subprocess\.\w+|Popen|check_output|check_call)\(\s*\[\s*["']([^"']+)["']""", text)
+    calls = re.findall(r"""\b(?:subprocess\.\w+|Popen|check_output|check_call|call|run)\(\s*\[\s*["']([^"']+)["']""", text)
+    calls += re.findall(r"""\b(?:os\.system|os\.popen|subprocess\.\w+)\(\s*[fr]?["']([^"'\s]+)""", text)
     calls += re.findall(r"""shutil\.which\(\s*["']([^"']+)["']""", text)
-    return {os.path.basename(call) for call in calls}
+    return {os.path.basename(call) for call in calls if not call.startswith("-")}
 
 
 def python_imports(text):
@@ -84,7 +112,7 @@ def split_heredocs(text):
     lines = iter(text.splitlines())
     for line in lines:
         shell.append(line)
-        marker = re.search(r"<<-?\s*['\"]?([A-Za-z_]\w*)['\"]?", line)
+        marker = re.search(r"(?<!<)<<(?!<)-?\s*['\"]?([A-Za-z_]\w*)['\"]?", line)  # not a <<< here-string
         if marker and not line.lstrip().startswith("#"):
             body = []
             for inner in lines:
@@ -101,12 +129,17 @@ def read_shell(text):
     as commands), and the contents of the quoted strings (for `python3 -c '...'`)."""
     reader = ShellReader(text)
     out = reader.read(0, len(text))
+    # What `sh -c '...'` runs is shell too: read it as such.
+    for script in reader.shell_strings:
+        inner, strings = read_shell(script)
+        reader.substitutions.append(inner)
+        reader.strings += strings
     return out + "\n" + "\n".join(reader.substitutions), reader.strings
 
 
 class ShellReader:
     def __init__(self, text):
-        self.text, self.substitutions, self.strings = text, [], []
+        self.text, self.substitutions, self.strings, self.shell_strings = text, [], [], []
 
     def read(self, i, end):
         """The text from i to end, as read_shell describes it."""
@@ -115,7 +148,10 @@ class ShellReader:
             c = text[i]
             if c in "'\"":
                 close = self.closing_quote(i)
-                self.strings.append(self.quoted(i + 1, close) if c == '"' else text[i + 1:close])
+                contents = self.quoted(i + 1, close) if c == '"' else text[i + 1:close]
+                self.strings.append(contents)
+                if "".join(out).rstrip().endswith(SHELL_SUBSTITUTES):
+                    self.shell_strings.append(contents)
                 out.append("QUOTED")
                 i = close + 1
             elif c == "#" and (i == 0 or text[i - 1] in " \t\n;(|&"):
@@ -127,6 +163,12 @@ class ShellReader:
             elif text.startswith("$(", i) and not text.startswith("$((", i):
                 close = self.closing_parenthesis(i + 2)
                 self.substitutions.append(self.read(i + 2, close))
+                out.append("QUOTED")
+                i = close + 1
+            elif c == "`":
+                close = text.find("`", i + 1)
+                close = n if close < 0 else close
+                self.substitutions.append(self.read(i + 1, close))
                 out.append("QUOTED")
                 i = close + 1
             else:
@@ -192,18 +234,22 @@ def shell_commands(text):
             continue
         while words:
             word = words.pop(0)
+            if word.startswith("/") and re.match(r"^/(usr/)?(local/)?s?bin/", word):
+                word = os.path.basename(word)  # /usr/sbin/ip is ip
             if word in WRAPPERS:
-                while words and words[0].startswith("-"):
+                while words and (words[0].startswith("-") or (word == "env" and "=" in words[0])):
                     option = words.pop(0)
                     if word == "command":
                         break
-                    if word == "env" or "=" in option:
-                        continue
+                    if option in OPTIONS_WITH_A_VALUE.get(word, ()) and words:
+                        words.pop(0)
                 del words[:WRAPPERS[word]]
                 continue
             if word == "ip" and words[:2] == ["netns", "exec"]:
                 del words[:3]
                 continue
+            if re.match(r"^\$\w+$", word):
+                continue  # `$sudo apt-get`: the command follows a variable that may be empty
             commands.add(word)
             break
     return commands
@@ -267,6 +313,8 @@ class EveryProgramIsInstalledTest(unittest.TestCase):
                     cls.imports.setdefault(module, set()).add(name)
             for command in commands:
                 cls.commands.setdefault(command, set()).add(name)
+        for program, where in cmake_programs().items():
+            cls.commands.setdefault(program, set()).update(where)
 
     def where(self, table, key):
         return ", ".join(sorted(table[key]))
