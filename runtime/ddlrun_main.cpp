@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
       "  mpirun -np 8 ddlrun train scenarios/powerai-ddl-resnet50.json --compute-scale 0.1 --json"};
   app.require_subcommand(1);
   app.footer(
-      "Exit status: 0 on success; 1 if a result was wrong; 2 on bad input (before any rank starts MPI); 3 if a\n"
-      "peer died or stopped answering (the job ends within --timeout-s, naming the silent rank).");
+      "Exit status: 0 on success; 1 if a result was wrong; 2 on bad input (found before any rank waits for\n"
+      "another); 3 if a peer died, failed or stopped answering (the job ends within --timeout-s, naming it).");
   ddl::BenchCommand bench(app);
   ddl::TrainCommand train(app);
   ddl::DdlrunCommand* command = nullptr;
