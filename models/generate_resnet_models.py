@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes models/resnet50.json, resnet101.json and resnet101-22k.json from the gradient lists in
-../shared/reference (torchvision, backprop order) and the single-GPU timings cited below.
+docs/reference (torchvision, backprop order) and the single-GPU timings cited below.
 
 Per-tensor FLOPs come from the tensor's size and where it sits in torchvision's ResNet (v1.5: the stride is
 in each bottleneck's 3x3 convolution): a convolution with W weights producing an H x H map costs 2·W·H²
@@ -9,7 +9,7 @@ Backward costs twice the forward FLOPs of each layer (gradients of input and of 
 assumptions the iteration plan's per-layer timing rests on: a layer's share of the measured backward time
 is its share of the backward FLOPs.
 
-Usage: models/generate_resnet_models.py ../shared/reference models
+Usage: models/generate_resnet_models.py docs/reference models   (from the repository root)
 """
 import csv
 import json
@@ -20,8 +20,8 @@ import sys
 STAGE_SIDE = {1: 56, 2: 28, 3: 14, 4: 7}
 
 P100_SOURCE = ("tensorflow/benchmarks performance page (tensorflow docs performance/benchmarks.md), "
-               "DGX-1 P100, TensorFlow, fp32, synthetic data; via ../shared/reference/README.md (read)")
-H200_SOURCE = "measured 2026-11-29 on one H200, PyTorch 2.11 fp32 (../shared/reference/h200-measured-2026-11-29.json)"
+               "DGX-1 P100, TensorFlow, fp32, synthetic data; via docs/reference/README.md (read)")
+H200_SOURCE = "measured 2026-11-29 on one H200, PyTorch 2.11 fp32 (docs/reference/h200-measured-2026-11-29.json)"
 
 
 def output_side(name):
@@ -71,13 +71,13 @@ def main(reference, out):
     h200 = json.load(open(f"{reference}/h200-measured-2026-11-29.json"))
     r50 = read_gradients(f"{reference}/resnet50-gradients-backprop-order.csv")
     r101 = read_gradients(f"{reference}/resnet101-gradients-backprop-order.csv")
-    # ImageNet-22K head: fc 2048 x 21,841 plus its bias (../shared/reference/README.md, derived).
+    # ImageNet-22K head: fc 2048 x 21,841 plus its bias (docs/reference/README.md, derived).
     r101_22k = [("fc.bias", 21841), ("fc.weight", 2048 * 21841)] + [g for g in r101 if not g[0].startswith("fc.")]
 
     ratio_101_to_50 = h200["resnet101_bs32_fp32_ms"] / h200["resnet50_bs32_fp32_ms"]
     p100_r50_bs32 = 32 / 195
     memory = {
-        "P100": {"bandwidth_Bps": 732e9, "source": "P100 HBM2 732 GB/s (../shared/reference/README.md, recalled)"},
+        "P100": {"bandwidth_Bps": 732e9, "source": "P100 HBM2 732 GB/s (docs/reference/README.md, recalled)"},
         "H200": {"bandwidth_Bps": h200["d2d_copy_GBps"] * 1e9,
                  "source": "device-to-device copy measured 2026-11-29 (bytes read + written)"},
     }
@@ -108,7 +108,7 @@ def main(reference, out):
     flops_101 = sum(forward_flops(n, e) for n, e in r101)
     flops_22k = sum(forward_flops(n, e) for n, e in r101_22k)
     sources = {
-        "gradients": "torchvision ResNet, measured 2026-11-29 (../shared/reference/*-gradients-backprop-order.csv)",
+        "gradients": "torchvision ResNet, measured 2026-11-29 (docs/reference/*-gradients-backprop-order.csv)",
         "flops": "derived from tensor sizes and torchvision's architecture by models/generate_resnet_models.py",
     }
     models = [

@@ -24,7 +24,7 @@ struct Arguments {
   AlgorithmFlags algorithm;
   TopologyFlags topology;
   int gpus = 0;
-  std::string bytes = "102228128";  // ResNet-50's fp32 gradients (../shared/reference/README.md)
+  std::string bytes = "102228128";  // ResNet-50's fp32 gradients (docs/reference/README.md)
   std::string minBytes;
   std::string maxBytes;
   double factor = 2;

@@ -25,12 +25,12 @@ namespace {
 // Defaults of the α-β-γ estimate; every estimate prints the values it used.
 // α: an assumption of the order of one InfiniBand hop, not a measurement.
 constexpr double kDefaultLatencySeconds = 1e-6;
-// β = 1/12.5 GB/s: InfiniBand EDR, 100 Gb/s per direction (../shared/reference/README.md, recalled).
+// β = 1/12.5 GB/s: InfiniBand EDR, 100 Gb/s per direction (docs/reference/README.md, recalled).
 constexpr double kDefaultBandwidth = 12.5e9;
 // γ = 1/(732 GB/s / 3): P100 HBM2 at 732 GB/s (same source, recalled); a sum reads two bytes and writes one
 // per byte reduced.
 constexpr double kDefaultReduceBandwidth = 732e9 / 3;
-// ResNet-50's 25,557,032 fp32 gradients (../shared/reference/README.md, measured from torchvision).
+// ResNet-50's 25,557,032 fp32 gradients (docs/reference/README.md, measured from torchvision).
 constexpr std::int64_t kDefaultBytes = 25'557'032LL * 4;
 
 struct Arguments {

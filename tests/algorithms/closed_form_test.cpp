@@ -134,7 +134,7 @@ TEST(ClosedForm, BoundsTheDoubleBinaryTreeWalkFromAboveWithUnequalChunks) {
 }
 
 TEST(ClosedForm, ReducesToTheTextbookFormulasWhenBlocksDivideEvenly) {
-  // ../shared/reference/README.md: ring 2(p-1)α + 2(p-1)/p nβ + (p-1)/p nγ; Rabenseifner for a power of
+  // docs/reference/README.md: ring 2(p-1)α + 2(p-1)/p nβ + (p-1)/p nγ; Rabenseifner for a power of
   // two 2 lg p α + 2(p-1)/p nβ + (p-1)/p nγ; recursive doubling lg p (α + nβ + nγ); binomial reduce +
   // broadcast 2 lg p α + 2n lg p β + n lg p γ.
   const int p = 64;

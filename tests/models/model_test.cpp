@@ -11,7 +11,7 @@ namespace {
 std::string modelFile(const std::string& name) { return std::string(DDLSCALE_SOURCE_DIR) + "/models/" + name + ".json"; }
 
 TEST(Model, HoldsTheReferenceParameterCounts) {
-  // ../shared/reference/README.md
+  // docs/reference/README.md
   EXPECT_EQ(Model::load(modelFile("resnet50")).parameters(), 25'557'032);
   EXPECT_EQ(Model::load(modelFile("resnet101")).parameters(), 44'549'160);
   EXPECT_EQ(Model::load(modelFile("resnet101-22k")).parameters(), 87'252'369);

@@ -1,4 +1,4 @@
-// The shipped scenarios against what IBM and Facebook published (../shared/reference/README.md): DDL at 95%
+// The shipped scenarios against what IBM and Facebook published (docs/reference/README.md): DDL at 95%
 // on 256 GPUs, Goyal et al.'s recursive halving-doubling at about 90%. The model overlaps each bucket's
 // allreduce with the rest of backward, as DESIGN.md defines the iteration; it leaves out stragglers and
 // the slowdown communication inflicts on compute, so it is optimistic. Allreducing only after backward is
