@@ -1,6 +1,6 @@
 #include "models/model.hpp"
 
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 
 namespace ddl {
 

@@ -16,7 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "runtime/bench/bench_command.hpp"
 #include "runtime/deadline_timer.hpp"
 #include "runtime/fault_injection.hpp"

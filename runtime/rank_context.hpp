@@ -1,12 +1,14 @@
 #pragma once
 // What one rank of a ddlrun job works with, whatever runs it: the job's World, the Transport that moves
-// its bytes, where its compute is emulated, and the library collective to compare with, if any.
+// its bytes, where its compute is emulated, and the collectives of the library under the transport, if any;
+// and what a transport's launcher is given to start the job's ranks.
 
 #include <algorithm>
+#include <functional>
 #include <span>
 
 #include "algorithms/schedule/program.hpp"
-#include "runtime/bench/bench_baseline.hpp"
+#include "runtime/library_collectives.hpp"
 #include "runtime/compute/compute_emulator.hpp"
 #include "runtime/transport.hpp"
 #include "runtime/world.hpp"
@@ -17,7 +19,18 @@ struct RankContext {
   World& world;
   Transport& transport;
   ComputeEmulator& compute;
-  BenchBaseline* baseline = nullptr;  // set by --baseline
+  LibraryCollectives* library = nullptr;  // MPI's or NCCL's own collectives; none over threads or CUDA peer copies
+};
+
+// What each rank runs; returns its exit status.
+using RankJob = std::function<int(RankContext&)>;
+
+class SilenceWatchdog;
+
+struct JobOptions {
+  int ranks = 0;  // transports that run every rank in one process: how many
+  // The MPI and NCCL jobs' watchdog, owned by the caller: every wait on other ranks is watched by it.
+  SilenceWatchdog* watchdog = nullptr;
 };
 
 // Every rank of `world` calls it together before running `programs`: `transport` reserves every channel

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "algorithms/schedule/range.hpp"
+#include "common/rank.hpp"
 
 namespace ddl {
 

@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/input_file.hpp"
-#include "algorithms/io/json_reader.hpp"
-#include "algorithms/io/nearest_name.hpp"
+#include "common/input_file.hpp"
+#include "common/json_reader.hpp"
+#include "common/nearest_name.hpp"
 
 #ifndef DDLSCALE_SOURCE_DIR
 #error "DDLSCALE_SOURCE_DIR must name the source tree, where topologies/ and models/ live"

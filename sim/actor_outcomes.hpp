@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule/range.hpp"
+#include "common/rank.hpp"
 #include "sim/simulation_error.hpp"
 
 namespace ddl {

@@ -6,16 +6,16 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/byte_sizes.hpp"
+#include "common/byte_sizes.hpp"
 #include "algorithms/io/collective_sweep_json.hpp"
-#include "algorithms/io/output_file.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/output_file.hpp"
+#include "common/invalid_argument.hpp"
 #include "algorithms/io/algorithm_flags.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/human_units.hpp"
 #include "sim/simulation_memory.hpp"
 #include "sim/topology_flags.hpp"
-#include "algorithms/io/cli_checks.hpp"
+#include "common/cli_checks.hpp"
 
 namespace ddl {
 namespace {

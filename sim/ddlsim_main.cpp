@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "sim/algorithms_command.hpp"
 #include "sim/collective_command.hpp"
 #include "sim/platform_command.hpp"

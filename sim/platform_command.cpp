@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "algorithms/io/cli_checks.hpp"
-#include "algorithms/io/machine_memory.hpp"
+#include "common/cli_checks.hpp"
+#include "common/machine_memory.hpp"
 #include "algorithms/schedule/collective.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "sim/human_units.hpp"
-#include "algorithms/io/output_file.hpp"
+#include "common/output_file.hpp"
 #include "sim/platform_xml.hpp"
 #include "sim/simulated_platform.hpp"
 #include "sim/topology_flags.hpp"

@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/io/cli_checks.hpp"
+#include "common/cli_checks.hpp"
 #include "algorithms/io/results_json.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "sim/human_units.hpp"
-#include "algorithms/io/output_file.hpp"
+#include "common/output_file.hpp"
 #include "sim/scenario_sweep.hpp"
 
 namespace ddl {

@@ -3,7 +3,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include <algorithm>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 #include "sim/iteration_simulation.hpp"
 #include "sim/simulation_memory.hpp"

@@ -7,16 +7,16 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 #include "algorithms/io/schedule_json.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "algorithms/schedule/traffic.hpp"
 #include "algorithms/verify/verifier.hpp"
 #include "algorithms/io/algorithm_flags.hpp"
 #include "sim/human_units.hpp"
-#include "algorithms/io/output_file.hpp"
-#include "algorithms/io/byte_sizes.hpp"
-#include "algorithms/io/cli_checks.hpp"
+#include "common/output_file.hpp"
+#include "common/byte_sizes.hpp"
+#include "common/cli_checks.hpp"
 #include "sim/simulation_memory.hpp"
 
 namespace ddl {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "algorithms/io/machine_memory.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

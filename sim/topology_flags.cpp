@@ -1,7 +1,7 @@
 #include "sim/topology_flags.hpp"
 
-#include "algorithms/io/cli_checks.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/cli_checks.hpp"
+#include "common/invalid_argument.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace ddl {

@@ -1,6 +1,6 @@
 #include "topologies/cluster.hpp"
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

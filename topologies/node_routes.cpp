@@ -6,7 +6,7 @@
 #include <map>
 #include <queue>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/schedule/range.hpp"
+#include "common/rank.hpp"
 
 namespace ddl {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 
 namespace ddl {
 namespace {

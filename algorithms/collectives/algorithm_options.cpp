@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

@@ -8,7 +8,7 @@
 
 #include "algorithms/collectives/binary_tree.hpp"
 #include "algorithms/collectives/definitions.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

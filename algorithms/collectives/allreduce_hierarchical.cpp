@@ -5,7 +5,7 @@
 #include "algorithms/collectives/binomial_phases.hpp"
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/inner_allreduce.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

@@ -6,7 +6,7 @@
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/inner_allreduce.hpp"
 #include "algorithms/collectives/ring_phases.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

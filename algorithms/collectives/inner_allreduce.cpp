@@ -1,7 +1,7 @@
 #include "algorithms/collectives/inner_allreduce.hpp"
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

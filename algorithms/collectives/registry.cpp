@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "algorithms/collectives/definitions.hpp"
-#include "algorithms/io/nearest_name.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/nearest_name.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

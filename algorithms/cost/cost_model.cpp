@@ -1,6 +1,6 @@
 #include "algorithms/cost/cost_model.hpp"
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

@@ -1,8 +1,8 @@
 #include "algorithms/io/algorithm_flags.hpp"
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/nearest_name.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/nearest_name.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

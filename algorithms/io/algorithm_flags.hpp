@@ -9,7 +9,7 @@
 #include <string>
 
 #include "algorithms/collectives/algorithm.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "algorithms/schedule/schedule.hpp"
 
 namespace ddl {

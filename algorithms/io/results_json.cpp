@@ -1,6 +1,6 @@
 #include "algorithms/io/results_json.hpp"
 
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 
 namespace ddl {
 

@@ -3,7 +3,7 @@
 #include <limits>
 #include <ostream>
 
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "algorithms/schedule/program_builder.hpp"
 

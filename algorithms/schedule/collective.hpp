@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "algorithms/schedule/range.hpp"
+#include "common/limits.hpp"
 
 namespace ddl {
 
@@ -19,14 +20,6 @@ enum class CollectiveKind {
 
 std::string_view toString(CollectiveKind kind);
 std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
-
-// The most ranks ddlscale schedules, simulates or runs: four times the largest job it is meant to plan
-// (16,384 GPUs). A limit that protects the machine; memory estimates refuse most large cases before it.
-constexpr int kMaxRanks = 1 << 16;
-
-// The largest buffer, in bytes: 1 PiB, far above any gradient set, and small enough that sizes and their
-// products stay exact in 64 bits and in doubles.
-constexpr std::int64_t kMaxBufferBytes = std::int64_t{1} << 50;
 
 struct CollectiveSpec {
   CollectiveKind kind = CollectiveKind::Allreduce;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

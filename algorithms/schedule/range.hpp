@@ -4,9 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "common/rank.hpp"
+
 namespace ddl {
 
-using Rank = std::int32_t;
 using Elements = std::int64_t;
 
 // A half-open range [offset, offset + count) of buffer elements.

@@ -1,10 +1,15 @@
 #include "runtime/bench/bench_command.hpp"
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/byte_sizes.hpp"
-#include "algorithms/io/cli_checks.hpp"
-#include "algorithms/io/machine_memory.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/byte_sizes.hpp"
+#include "common/cli_checks.hpp"
+#include "common/machine_memory.hpp"
+#include "common/invalid_argument.hpp"
+#include "common/nearest_name.hpp"
 
 namespace ddl {
 
@@ -51,29 +56,39 @@ void BenchCommand::check() {
   bench_.format = json_ ? BenchOptions::Format::Json : csv_ ? BenchOptions::Format::Csv : BenchOptions::Format::Table;
   if (!bench_.out.empty() && !csv_ && !json_) throw InvalidArgument("--out", "only with --csv or --json");
   bench_.run = flags_.run();
-  flags_.job(baseline_, nullptr);  // an unknown transport fails here, before MPI starts
+  const TransportEntry& transport = flags_.transport();  // an unknown transport fails here, before MPI starts
+  if (!baseline_.empty()) {
+    std::vector<std::string_view> libraries;
+    for (const TransportEntry& entry : transports())
+      if (!entry.library.empty()) libraries.push_back(entry.library);
+    if (std::find(libraries.begin(), libraries.end(), baseline_) == libraries.end())
+      throw InvalidArgument("--baseline", "'" + baseline_ + "' is not " + listOfNames(libraries));
+    if (transport.library != baseline_)
+      throw InvalidArgument("--baseline", "'" + baseline_ + "' runs on the buffers of --transport " + baseline_ + ", not " +
+                                              std::string(transport.name));
+  }
+  bench_.baseline = !baseline_.empty();
 
   const auto largest = static_cast<double>(bench_.sizes.back());
   // Each rank holds the buffer and as much again in receive staging, in host memory or on its GPU (with a
   // host copy of the buffer to fill and check it).
-  const bool host = flags_.transport() == TransportKind::Mpi || flags_.transport() == TransportKind::Threads;
-  flags_.requireMemoryPerRank(largest * (host ? 2 : 1), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
-  requireGpuMemory(flags_.transport(), flags_.ranksOnThisHost(), 2 * largest, "--max-bytes");
+  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 1 : 2), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
+  requireGpuMemory(transport, flags_.ranksOnThisHost(), 2 * largest, "--max-bytes");
   flags_.requirePiecesFor(largest);
 }
 
 void BenchCommand::checkForJob(int mpiRanks) {
-  const JobOptions job = flags_.job(baseline_, nullptr);
-  ranks_ = checkJob(job, mpiRanks);
+  const TransportEntry& transport = flags_.transport();
+  ranks_ = checkJob(transport, flags_.job(nullptr), mpiRanks);
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
   // chunks too small for the largest buffer.
   algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
                        static_cast<int>(sizeOf(bench_.type))},
-                      runsInOneProcess(job.transport) ? "--ranks" : "mpirun -np");
+                      transport.inOneProcess ? "--ranks" : "mpirun -np");
 }
 
 int BenchCommand::launch(SilenceWatchdog* watchdog) {
-  return launchJob(flags_.job(baseline_, watchdog), [&](RankContext& context) { return runBench(bench_, context); });
+  return launchJob(flags_.transport(), flags_.job(watchdog), [&](RankContext& context) { return runBench(bench_, context); });
 }
 
 }  // namespace ddl

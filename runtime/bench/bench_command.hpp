@@ -3,7 +3,7 @@
 
 #include "algorithms/io/algorithm_flags.hpp"
 #include "runtime/bench/bench_harness.hpp"
-#include "runtime/ddlrun_command.hpp"
+#include "runtime/launch/ddlrun_command.hpp"
 
 namespace ddl {
 

@@ -12,7 +12,7 @@
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/transport_buffer.hpp"
-#include "algorithms/io/output_file.hpp"
+#include "common/output_file.hpp"
 
 namespace ddl {
 namespace {
@@ -67,7 +67,7 @@ std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& colle
   return world.sumOverRanks(wrong);
 }
 
-std::string header(const BenchOptions& options, int ranks, const std::string& description, const BenchBaseline* baseline) {
+std::string header(const BenchOptions& options, int ranks, const std::string& description, const LibraryCollectives* baseline) {
   char text[512];
   std::snprintf(text, sizeof text,
                 "# ddlrun bench: %s %s, %d ranks, %s, sum, in place; pieces of %zu B\n"
@@ -92,7 +92,7 @@ std::string header(const BenchOptions& options, int ranks, const std::string& de
   return out + "\n";
 }
 
-std::string tableRow(const BenchOptions& options, const Row& row, int ranks, const BenchBaseline* baseline) {
+std::string tableRow(const BenchOptions& options, const Row& row, int ranks, const LibraryCollectives* baseline) {
   const double factor = busFactor(options.collective, ranks);
   auto columns = [&](const Measurement& m) {
     char text[128];
@@ -115,7 +115,7 @@ std::string tableRow(const BenchOptions& options, const Row& row, int ranks, con
 int runBench(const BenchOptions& options, RankContext& context) {
   World& world = context.world;
   Transport& transport = context.transport;
-  BenchBaseline* baseline = context.baseline;
+  LibraryCollectives* baseline = options.baseline ? context.library : nullptr;
   const Rank rank = world.rank();
   const int ranks = world.size();
   const BenchCollective& collective = benchCollective(options.collective);

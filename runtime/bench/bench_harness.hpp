@@ -26,6 +26,7 @@ struct BenchOptions {
   enum class Format { Table, Csv, Json } format = Format::Table;
   std::string out;
   std::string configuration;  // a label for the results, to join them with predictions
+  bool baseline = false;      // also run the transport's library's own collective (RankContext::library)
   RunOptions run;
 };
 

@@ -18,11 +18,12 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "algorithms/io/byte_sizes.hpp"
-#include "algorithms/io/output_file.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/byte_sizes.hpp"
+#include "common/output_file.hpp"
+#include "common/invalid_argument.hpp"
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/cuda/cuda_jobs.hpp"
+#include "runtime/transport.hpp"
+#include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/reduce_kernels.hpp"
 
 namespace {

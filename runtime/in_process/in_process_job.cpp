@@ -10,13 +10,14 @@
 #include <thread>
 #include <vector>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
+#include "runtime/in_process/host_engine.hpp"
 #include "runtime/in_process/in_process_transport.hpp"
 #include "runtime/in_process/thread_world.hpp"
 
 namespace ddl {
 
-int runInProcess(int ranks, InProcessEngine& engine, const std::function<int(RankContext&)>& job) {
+int runInProcess(int ranks, InProcessEngine& engine, const RankJob& job) {
   InProcessFabric fabric(ranks, engine);
   ThreadGroup group(ranks);
   std::vector<int> statuses(static_cast<std::size_t>(ranks), 0);
@@ -53,6 +54,11 @@ int runInProcess(int ranks, InProcessEngine& engine, const std::function<int(Ran
   int status = 0;
   for (int s : statuses) status = std::max(status, s);
   return status;
+}
+
+int launchThreadsJob(const JobOptions& options, const RankJob& job) {
+  HostEngine engine;
+  return runInProcess(options.ranks, engine, job);
 }
 
 }  // namespace ddl

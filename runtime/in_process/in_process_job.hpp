@@ -1,7 +1,6 @@
 #pragma once
-// Runs a job as threads of this process, one per rank, over one InProcessFabric.
-
-#include <functional>
+// Runs a job as threads of this process, one per rank, over one InProcessFabric: the threads transport on
+// host memory, and the engine of any other in-process transport (cuda-peer).
 
 #include "runtime/in_process/in_process_engine.hpp"
 #include "runtime/rank_context.hpp"
@@ -11,6 +10,9 @@ namespace ddl {
 // Returns the largest of the ranks' exit statuses. If a rank throws InvalidArgument, the first one is
 // rethrown once every thread has ended (the checks that throw it fail alike on every rank). Any other
 // exception ends the process through the rank's abortJob, as a crashed MPI rank ends its job.
-int runInProcess(int ranks, InProcessEngine& engine, const std::function<int(RankContext&)>& job);
+int runInProcess(int ranks, InProcessEngine& engine, const RankJob& job);
+
+// The threads transport: options.ranks threads, host memory, memcpy.
+int launchThreadsJob(const JobOptions& options, const RankJob& job);
 
 }  // namespace ddl

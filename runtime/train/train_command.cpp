@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/io/cli_checks.hpp"
-#include "algorithms/io/machine_memory.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/cli_checks.hpp"
+#include "common/machine_memory.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 
@@ -28,7 +28,7 @@ TrainCommand::TrainCommand(CLI::App& app)
 
 void TrainCommand::check() {
   train_.run = flags_.run();
-  flags_.job("", nullptr);  // an unknown transport fails here, before MPI starts
+  flags_.transport();  // an unknown transport fails here, before MPI starts
   scenario_.emplace(loadScenario(train_.scenario));
   const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
   // The gradients and as much again in receive staging, on each rank of this machine.
@@ -43,12 +43,12 @@ void TrainCommand::check() {
 }
 
 void TrainCommand::checkForJob(int mpiRanks) {
-  ranks_ = checkJob(flags_.job("", nullptr), mpiRanks);
+  ranks_ = checkJob(flags_.transport(), flags_.job(nullptr), mpiRanks);
   for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks_);
 }
 
 int TrainCommand::launch(SilenceWatchdog* watchdog) {
-  return launchJob(flags_.job("", watchdog), [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
+  return launchJob(flags_.transport(), flags_.job(watchdog), [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
 }
 
 }  // namespace ddl

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "runtime/ddlrun_command.hpp"
+#include "runtime/launch/ddlrun_command.hpp"
 #include "runtime/train/train_runner.hpp"
 #include "scenarios/scenario.hpp"
 

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/output_file.hpp"
+#include "common/output_file.hpp"
 #include "algorithms/io/results_json.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/fault_injection.hpp"

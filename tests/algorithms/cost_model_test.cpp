@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/cost/cost_model.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
 
 namespace ddl::testing {

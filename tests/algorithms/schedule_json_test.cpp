@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "algorithms/io/schedule_json.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "algorithms/verify/verifier.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 
 namespace ddl::fuzz {
 

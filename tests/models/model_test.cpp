@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "models/model.hpp"
 
 namespace ddl {

@@ -8,7 +8,7 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "sim/collective_simulation.hpp"
-#include "sim/dedicated_link_platform.hpp"
+#include "tests/sim/dedicated_link_platform.hpp"
 #include "sim/simulation_error.hpp"
 #include "topologies/cluster.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"

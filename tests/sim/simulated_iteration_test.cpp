@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
-#include "sim/dedicated_link_platform.hpp"
+#include "tests/sim/dedicated_link_platform.hpp"
 #include "sim/iteration_simulation.hpp"
 
 namespace ddl {

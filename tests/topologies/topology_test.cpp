@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {

@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "runtime/cuda/cuda_error.hpp"
-#include "runtime/cuda/cuda_peer_engine.hpp"
+#include "runtime/cuda_peer/cuda_peer_engine.hpp"
 #include "runtime/cuda/gpu_compute_emulator.hpp"
 #include "runtime/in_process/in_process_job.hpp"
 #include "tests/runtime/every_algorithm_exact.hpp"

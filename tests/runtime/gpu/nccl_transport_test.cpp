@@ -4,7 +4,7 @@
 #include <mpi.h>
 
 #include "runtime/mpi/mpi_world.hpp"
-#include "runtime/nccl/nccl_baseline.hpp"
+#include "runtime/nccl/nccl_collectives.hpp"
 #include "runtime/nccl/nccl_transport.hpp"
 #include "tests/runtime/every_algorithm_exact.hpp"
 #include "tests/runtime/gpu/requires_gpu.hpp"
@@ -34,7 +34,7 @@ TEST_F(NcclRuntime, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
 TEST_F(NcclRuntime, NcclsOwnAllreduceGivesTheSameSums) {
   MpiWorld world(MPI_COMM_WORLD);
   NcclTransport transport(MPI_COMM_WORLD);
-  NcclBaseline nccl(transport);
+  NcclCollectives nccl(transport);
   const Elements count = (1 << 20) + 8;
   TransportBuffer buffer(transport, static_cast<std::size_t>(count) * 4);
   const BenchCollective& allreduce = benchCollective(CollectiveKind::Allreduce);

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/cuda/cuda_jobs.hpp"
+#include "runtime/cuda/cuda_devices.hpp"
 
 namespace ddl::testing {
 

@@ -1,4 +1,4 @@
-#include "algorithms/io/output_file.hpp"
+#include "common/output_file.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -8,8 +8,8 @@
 #include <iostream>
 #include <system_error>
 
-#include "algorithms/io/input_file.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/input_file.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

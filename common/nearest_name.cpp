@@ -1,4 +1,4 @@
-#include "algorithms/io/nearest_name.hpp"
+#include "common/nearest_name.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "algorithms/io/byte_sizes.hpp"
+#include "common/byte_sizes.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "algorithms/schedule/collective.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/limits.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

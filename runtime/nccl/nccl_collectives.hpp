@@ -4,14 +4,14 @@
 // all-gather take equal blocks, so they are available where the element count divides by the ranks
 // (then the balanced blocks of the schedules are the same blocks).
 
-#include "runtime/bench/bench_baseline.hpp"
+#include "runtime/library_collectives.hpp"
 #include "runtime/nccl/nccl_transport.hpp"
 
 namespace ddl {
 
-class NcclBaseline final : public BenchBaseline {
+class NcclCollectives final : public LibraryCollectives {
  public:
-  explicit NcclBaseline(NcclTransport& transport) : transport_(transport) {}
+  explicit NcclCollectives(NcclTransport& transport) : transport_(transport) {}
   std::string name() const override { return "NCCL"; }
   bool available(CollectiveKind kind, Elements count, DataType type) const override;
   void run(CollectiveKind kind, void* buffer, Elements count, DataType type) override;

@@ -1,4 +1,4 @@
-#include "algorithms/io/json_reader.hpp"
+#include "common/json_reader.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -7,10 +7,10 @@
 #include <sstream>
 #include <vector>
 
-#include "algorithms/io/input_file.hpp"
-#include "algorithms/io/machine_memory.hpp"
-#include "algorithms/io/nearest_name.hpp"
-#include "algorithms/io/number_text.hpp"
+#include "common/input_file.hpp"
+#include "common/machine_memory.hpp"
+#include "common/nearest_name.hpp"
+#include "common/number_text.hpp"
 
 namespace ddl {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

@@ -4,15 +4,15 @@
 
 #include <mpi.h>
 
-#include "runtime/bench/bench_baseline.hpp"
+#include "runtime/library_collectives.hpp"
 #include "runtime/mpi/silence_watchdog.hpp"
 
 namespace ddl {
 
-class MpiBaseline final : public BenchBaseline {
+class MpiCollectives final : public LibraryCollectives {
  public:
   // With a watchdog, a rank that never joins the collective ends the job, named.
-  explicit MpiBaseline(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
+  explicit MpiCollectives(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
   std::string name() const override { return "MPI"; }
   // MPI has no bfloat16 or float16, and counts elements in an int.
   bool available(CollectiveKind kind, Elements count, DataType type) const override;

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "runtime/job_launcher.hpp"
+#include "runtime/launch/transport_table.hpp"
 #include "runtime/program_runner.hpp"
 
 namespace ddl {
@@ -16,10 +16,11 @@ class RunFlags {
  public:
   void addTo(CLI::App* command);
   // InvalidArgument naming the option at fault.
-  JobOptions job(const std::string& baseline, SilenceWatchdog* watchdog) const;
+  JobOptions job(SilenceWatchdog* watchdog) const;
   RunOptions run() const;
   std::chrono::milliseconds timeout() const;
-  TransportKind transport() const;
+  // The --transport entry; InvalidArgument naming the option if there is none of that name.
+  const TransportEntry& transport() const;
   // How many of the job's ranks run on this machine: --ranks in one process, else what mpirun says.
   int ranksOnThisHost() const;
   // InvalidArgument(field, ...) unless every rank on this machine can have `bytesPerRank` of memory, and

@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "runtime/job_launcher.hpp"
-#include "runtime/run_flags.hpp"
+#include "runtime/launch/job_launcher.hpp"
+#include "runtime/launch/run_flags.hpp"
 
 namespace ddl {
 

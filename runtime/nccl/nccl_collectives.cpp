@@ -1,4 +1,4 @@
-#include "runtime/nccl/nccl_baseline.hpp"
+#include "runtime/nccl/nccl_collectives.hpp"
 
 #include <optional>
 
@@ -19,11 +19,11 @@ ncclDataType_t ncclType(DataType type) {
 
 }  // namespace
 
-bool NcclBaseline::available(CollectiveKind kind, Elements count, DataType) const {
+bool NcclCollectives::available(CollectiveKind kind, Elements count, DataType) const {
   return kind == CollectiveKind::Allreduce || count % transport_.size() == 0;
 }
 
-void NcclBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataType type) {
+void NcclCollectives::run(CollectiveKind kind, void* buffer, Elements count, DataType type) {
   const auto elements = static_cast<std::size_t>(count);
   const std::size_t block = elements / static_cast<std::size_t>(transport_.size());
   char* mine = static_cast<char*>(buffer) + static_cast<std::size_t>(transport_.rank()) * block * sizeOf(type);

@@ -1,6 +1,7 @@
 #pragma once
-// A communication library's own collective, run by `ddlrun bench --baseline` on the same buffers as the
-// schedules, for side-by-side figures: MPI's (MPI_Allreduce, ...) or NCCL's (ncclAllReduce, ...).
+// A communication library's own collectives (MPI_Allreduce, ncclAllReduce, ...) on a transport's buffers.
+// A transport built on such a library offers them to every rank; `ddlrun bench --baseline` runs them on
+// the same buffers as the schedules, for side-by-side figures.
 
 #include <string>
 
@@ -9,9 +10,9 @@
 
 namespace ddl {
 
-class BenchBaseline {
+class LibraryCollectives {
  public:
-  virtual ~BenchBaseline() = default;
+  virtual ~LibraryCollectives() = default;
   virtual std::string name() const = 0;  // for the table: "MPI", "NCCL"
   // Whether the library has this collective for `count` elements of `type` on this job's ranks.
   virtual bool available(CollectiveKind kind, Elements count, DataType type) const = 0;

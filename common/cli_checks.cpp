@@ -1,4 +1,4 @@
-#include "algorithms/io/cli_checks.hpp"
+#include "common/cli_checks.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/io/input_file.hpp"
-#include "algorithms/io/number_text.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/input_file.hpp"
+#include "common/number_text.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/mpi/mpi_baseline.hpp"
+#include "runtime/mpi/mpi_collectives.hpp"
 
 #include <climits>
 #include <cstring>
@@ -20,16 +20,16 @@ MPI_Datatype mpiType(DataType type) {
 
 }  // namespace
 
-MpiBaseline::MpiBaseline(MPI_Comm communicator, SilenceWatchdog* watchdog) : communicator_(communicator), watchdog_(watchdog) {
+MpiCollectives::MpiCollectives(MPI_Comm communicator, SilenceWatchdog* watchdog) : communicator_(communicator), watchdog_(watchdog) {
   MPI_Comm_rank(communicator_, &rank_);
   MPI_Comm_size(communicator_, &ranks_);
 }
 
-bool MpiBaseline::available(CollectiveKind, Elements count, DataType type) const {
+bool MpiCollectives::available(CollectiveKind, Elements count, DataType type) const {
   return mpiType(type) != MPI_DATATYPE_NULL && count <= INT_MAX;
 }
 
-void MpiBaseline::run(CollectiveKind kind, void* buffer, Elements count, DataType type) {
+void MpiCollectives::run(CollectiveKind kind, void* buffer, Elements count, DataType type) {
   std::vector<int> counts, displacements;
   for (Rank r = 0; r < ranks_; ++r) {
     const Range block = blockOf({0, count}, ranks_, r);

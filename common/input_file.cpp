@@ -1,11 +1,11 @@
-#include "algorithms/io/input_file.hpp"
+#include "common/input_file.hpp"
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <system_error>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

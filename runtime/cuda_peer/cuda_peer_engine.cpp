@@ -1,4 +1,4 @@
-#include "runtime/cuda/cuda_peer_engine.hpp"
+#include "runtime/cuda_peer/cuda_peer_engine.hpp"
 
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/event_completion.hpp"

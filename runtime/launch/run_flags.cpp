@@ -1,20 +1,21 @@
-#include "runtime/run_flags.hpp"
+#include "runtime/launch/run_flags.hpp"
 
 #include <cstdlib>
 #include <limits>
 
-#include "algorithms/io/byte_sizes.hpp"
-#include "algorithms/io/cli_checks.hpp"
-#include "algorithms/io/machine_memory.hpp"
-#include "algorithms/io/number_text.hpp"
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/byte_sizes.hpp"
+#include "common/cli_checks.hpp"
+#include "common/machine_memory.hpp"
+#include "common/number_text.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 
 void RunFlags::addTo(CLI::App* command) {
-  command->add_option("--transport", transport_,
-                      "mpi or nccl (one rank per process, under mpirun), threads or cuda-peer (--ranks N in this process)")
-      ->capture_default_str();
+  std::string help = "Where the ranks run and how they move bytes:";
+  for (const TransportEntry& entry : transports())
+    help += "\n  " + std::string(entry.name) + ": " + std::string(entry.summary) + (entry.launch ? "" : " [not in this build]");
+  command->add_option("--transport", transport_, help)->capture_default_str();
   command->add_option("--ranks", ranks_, "With --transport threads or cuda-peer: the number of ranks")
       ->check(CLI::Range(1, 1024));
   command->add_option("--piece-bytes", pieceBytes_, "Split steps into pieces of at most this size, pipelined")
@@ -26,15 +27,9 @@ void RunFlags::addTo(CLI::App* command) {
       ->capture_default_str();
 }
 
-TransportKind RunFlags::transport() const {
-  const auto kind = parseTransportKind(transport_);
-  if (!kind) throw InvalidArgument("--transport", "'" + transport_ + "' is not mpi, nccl, threads or cuda-peer");
-  return *kind;
-}
+const TransportEntry& RunFlags::transport() const { return findTransport(transport_); }
 
-JobOptions RunFlags::job(const std::string& baseline, SilenceWatchdog* watchdog) const {
-  return {transport(), ranks_, baseline, watchdog};
-}
+JobOptions RunFlags::job(SilenceWatchdog* watchdog) const { return {ranks_, watchdog}; }
 
 RunOptions RunFlags::run() const {
   const std::int64_t piece = parseByteSize(pieceBytes_, "--piece-bytes");
@@ -62,13 +57,13 @@ void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& fiel
   // process, and the watchdog's.
   constexpr double kThreadStackBytes = 8.0 * 1024 * 1024;
   const int here = ranksOnThisHost();
-  const int inThisProcess = runsInOneProcess(transport()) ? here : 1;
+  const int inThisProcess = transport().inOneProcess ? here : 1;
   requireMemory(bytesPerRank * here, field, what + " on " + std::to_string(here) + " rank(s) of this machine",
                 bytesPerRank * inThisProcess + kThreadStackBytes * (inThisProcess + 1));
 }
 
 int RunFlags::ranksOnThisHost() const {
-  if (runsInOneProcess(transport())) return ranks_;
+  if (transport().inOneProcess) return ranks_;
   // What the launchers tell each process: Open MPI, MPICH and Slurm.
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
     if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);

@@ -1,4 +1,4 @@
-#include "algorithms/io/machine_memory.hpp"
+#include "common/machine_memory.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "algorithms/schedule/invalid_argument.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

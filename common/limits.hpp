@@ -1,0 +1,17 @@
+#pragma once
+// The limits that protect the machine, shared by every reader and command: a value beyond one is an input
+// error naming the field, never an allocation that fails half-way through.
+
+#include <cstdint>
+
+namespace ddl {
+
+// The most ranks ddlscale schedules, simulates or runs: four times the largest job it is meant to plan
+// (16,384 GPUs). Memory estimates refuse most large cases before it.
+constexpr int kMaxRanks = 1 << 16;
+
+// The largest buffer, in bytes: 1 PiB, far above any gradient set, and small enough that sizes and their
+// products stay exact in 64 bits and in doubles.
+constexpr std::int64_t kMaxBufferBytes = std::int64_t{1} << 50;
+
+}  // namespace ddl

@@ -1,0 +1,47 @@
+#include "runtime/cuda/cuda_devices.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+#include "common/invalid_argument.hpp"
+
+namespace ddl {
+
+int cudaDevices(std::string* why) {
+  int devices = 0;
+  const cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess) {
+    if (why) *why = cudaGetErrorString(status);
+    cudaGetLastError();
+    return 0;
+  }
+  if (devices == 0 && why) *why = "no CUDA device is visible";
+  return devices;
+}
+
+void requireCudaDevice(std::string_view transport) {
+  std::string why;
+  if (cudaDevices(&why) == 0) throw InvalidArgument("--transport", "'" + std::string(transport) + "' needs a CUDA GPU: " + why);
+}
+
+double smallestFreeGpuMemoryBytes() {
+  const int devices = cudaDevices();
+  double smallest = 0;
+  bool found = false;
+  int current = 0;
+  cudaGetDevice(&current);
+  for (int device = 0; device < devices; ++device) {
+    std::size_t free = 0, total = 0;
+    if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      cudaGetLastError();
+      continue;
+    }
+    smallest = found ? std::min(smallest, static_cast<double>(free)) : static_cast<double>(free);
+    found = true;
+  }
+  cudaSetDevice(current);
+  return smallest;
+}
+
+}  // namespace ddl

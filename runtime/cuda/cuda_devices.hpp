@@ -1,0 +1,18 @@
+#pragma once
+// The CUDA devices this process can see, asked before a GPU job starts.
+
+#include <string>
+#include <string_view>
+
+namespace ddl {
+
+// The number of visible CUDA devices; 0, with CUDA's reason in `why`, where there is none or no driver.
+int cudaDevices(std::string* why = nullptr);
+
+// InvalidArgument("--transport", "'nccl' needs a CUDA GPU: <CUDA's reason>") where there is none.
+void requireCudaDevice(std::string_view transport);
+
+// The free memory of the visible device that has the least (cudaMemGetInfo); 0 where there is none.
+double smallestFreeGpuMemoryBytes();
+
+}  // namespace ddl

@@ -1,0 +1,71 @@
+#include "runtime/launch/job_launcher.hpp"
+
+#include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
+#ifdef DDLSCALE_WITH_CUDA
+#include "runtime/cuda/cuda_devices.hpp"
+#endif
+
+namespace ddl {
+namespace {
+
+// Each rank is a thread with its own buffers; beyond this, use MPI across processes.
+constexpr int kMaxRanksInOneProcess = 1024;
+
+}  // namespace
+
+bool builtWithCuda() {
+#ifdef DDLSCALE_WITH_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+int checkJob(const TransportEntry& transport, const JobOptions& options, int mpiRanks) {
+  const std::string name(transport.name);
+  if (!transport.launch)
+    throw InvalidArgument("--transport", "'" + name +
+                                             "' needs a ddlrun built with CUDA and NCCL (cmake -DDDLSCALE_CUDA=ON); "
+                                             "this one was built without them");
+#ifdef DDLSCALE_WITH_CUDA
+  if (transport.onGpus) requireCudaDevice(transport.name);
+#endif
+  if (transport.inOneProcess) {
+    if (mpiRanks > 1)
+      throw InvalidArgument("--transport", "'" + name + "' runs every rank in one process: start ddlrun once with " +
+                                               "--ranks N, not under mpirun -np " + std::to_string(mpiRanks));
+    if (options.ranks < 1) throw InvalidArgument("--ranks", "give the number of ranks (at least 1) for --transport " + name);
+    if (options.ranks > kMaxRanksInOneProcess)
+      throw InvalidArgument("--ranks", std::to_string(options.ranks) + " threads in one process is more than the " +
+                                           std::to_string(kMaxRanksInOneProcess) + " this transport allows");
+    return options.ranks;
+  }
+  if (options.ranks != 0)
+    throw InvalidArgument("--ranks", "only with a transport that runs every rank in one process (threads, cuda-peer); "
+                                     "under MPI, mpirun -np sets the ranks");
+  return mpiRanks;
+}
+
+void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, double bytesPerRank, const std::string& field) {
+#ifdef DDLSCALE_WITH_CUDA
+  if (!transport.onGpus) return;
+  const int devices = cudaDevices();
+  if (devices == 0) return;  // checkJob says so
+  const int perGpu = (ranksOnThisHost + devices - 1) / devices;
+  const double free = smallestFreeGpuMemoryBytes();
+  if (bytesPerRank * perGpu > free)
+    throw InvalidArgument(field, "needs about " + formatByteCount(bytesPerRank * perGpu) + " on each GPU (" +
+                                     std::to_string(perGpu) + " rank(s) on each of " + std::to_string(devices) +
+                                     "); the freest has " + formatByteCount(free));
+#else
+  (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
+#endif
+}
+
+int launchJob(const TransportEntry& transport, const JobOptions& options, const RankJob& job) {
+  if (!transport.launch) throw InvalidArgument("--transport", "'" + std::string(transport.name) + "' is not in this build");
+  return transport.launch(options, job);
+}
+
+}  // namespace ddl
