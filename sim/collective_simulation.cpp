@@ -9,11 +9,6 @@
 namespace ddl {
 namespace sg4 = simgrid::s4u;
 
-double busBandwidthFactor(CollectiveKind kind, int ranks) {
-  const double share = ranks > 1 ? static_cast<double>(ranks - 1) / ranks : 0;
-  return kind == CollectiveKind::Allreduce ? 2 * share : share;
-}
-
 CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDescription& platform, int runs) {
   if (runs < 1) throw std::invalid_argument("runs must be at least 1");
   SimulatedPlatform simulated(platform);

@@ -16,10 +16,6 @@ struct CollectiveTiming {
   double algbwBps() const { return seconds > 0 ? bytes / seconds : 0; }
 };
 
-// nccl-tests' bus bandwidth factor: what each rank's links must carry relative to the algorithm bandwidth
-// (allreduce 2(n-1)/n, reduce-scatter and all-gather (n-1)/n).
-double busBandwidthFactor(CollectiveKind kind, int ranks);
-
 // Every rank runs `schedule` `runs` times back to back. Throws SimulationError if the simulation cannot run
 // to its end.
 CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDescription& platform, int runs = 1);

@@ -29,11 +29,8 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   for (Rank rank = 0; rank < gpus; ++rank)
     connectProgramPeers(schedules[static_cast<std::size_t>(largest - buckets.begin())].program(rank), simulated);
 
-  // Compute durations between bucket boundaries: forward, then the backward tensors of each bucket.
-  std::vector<double> backwardPerBucket(buckets.size(), 0);
-  for (std::size_t b = 0, tensor = 0; b < buckets.size(); ++b)
-    for (; tensor <= static_cast<std::size_t>(buckets[b].lastTensor); ++tensor)
-      backwardPerBucket[b] += workload.gradients[tensor].backwardSeconds;
+  // Phase b of the compute ends when bucket b may start its allreduce; the last ends with backward.
+  const std::vector<double> phases = plan.computePhases();
 
   const double start = SimulatedPlatform::now();
   std::vector<double> end(static_cast<std::size_t>(gpus), start);
@@ -51,13 +48,11 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
     const auto r = static_cast<std::size_t>(rank);
     sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
       outcomes.run(rank, [&] {
-        compute(workload.forwardSeconds);
-        for (double seconds : backwardPerBucket) {
-          compute(seconds);
-          if (plan.overlapsBackward()) bucketFull[r]->release();
+        for (std::size_t b = 0; b < buckets.size(); ++b) {
+          compute(phases[b]);
+          bucketFull[r]->release();
         }
-        if (!plan.overlapsBackward())
-          for (std::size_t b = 0; b < buckets.size(); ++b) bucketFull[r]->release();
+        compute(phases.back());
         communicationDone[r]->acquire();
         compute(workload.optimizerSeconds);
         end[r] = SimulatedPlatform::now();

@@ -11,6 +11,11 @@ std::string_view toString(CollectiveKind kind) {
   return "unknown";
 }
 
+double busBandwidthFactor(CollectiveKind kind, int ranks) {
+  const double share = ranks > 1 ? static_cast<double>(ranks - 1) / ranks : 0;
+  return kind == CollectiveKind::Allreduce ? 2 * share : share;
+}
+
 std::optional<CollectiveKind> parseCollectiveKind(std::string_view name) {
   for (auto kind : {CollectiveKind::Allreduce, CollectiveKind::ReduceScatter, CollectiveKind::AllGather})
     if (toString(kind) == name) return kind;

@@ -21,6 +21,11 @@ enum class CollectiveKind {
 std::string_view toString(CollectiveKind kind);
 std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
 
+// nccl-tests' bus bandwidth factor: what each rank's links must carry relative to the algorithm bandwidth
+// (allreduce 2(n-1)/n, reduce-scatter and all-gather (n-1)/n; 0 on one rank). busbw = algbw x this, in
+// every table and results file ddlsim and ddlrun write.
+double busBandwidthFactor(CollectiveKind kind, int ranks);
+
 struct CollectiveSpec {
   CollectiveKind kind = CollectiveKind::Allreduce;
   int ranks = 1;

@@ -37,6 +37,17 @@ std::vector<double> IterationPlan::bucketReadySeconds() const {
   return ready;
 }
 
+std::vector<double> IterationPlan::computePhases() const {
+  std::vector<double> phases;
+  double previous = 0;
+  for (double ready : bucketReadySeconds()) {
+    phases.push_back(ready - previous);
+    previous = ready;
+  }
+  phases.push_back(workload_.forwardSeconds + workload_.backwardSeconds() - previous);
+  return phases;
+}
+
 IterationTiming timeIteration(const IterationPlan& plan, const std::vector<double>& allreduceSeconds) {
   if (allreduceSeconds.size() != plan.buckets().size())
     throw std::invalid_argument("need one allreduce time per bucket");

@@ -36,6 +36,10 @@ class IterationPlan {
   // Seconds after the start of the iteration at which each bucket's allreduce may start: when the bucket
   // is full, or when backward ends if the plan does not overlap.
   std::vector<double> bucketReadySeconds() const;
+  // The compute before the optimizer as consecutive phases, one per bucket and one more: phase b ends when
+  // bucket b may start its allreduce, the last ends with backward. Every backend computes in these phases,
+  // so that none works out the bucket boundaries again.
+  std::vector<double> computePhases() const;
 
  private:
   TrainingWorkload workload_;

@@ -30,11 +30,6 @@ struct Row {
   Measurement baseline;
 };
 
-double busFactor(CollectiveKind kind, int ranks) {
-  const double share = ranks > 1 ? static_cast<double>(ranks - 1) / ranks : 0;
-  return kind == CollectiveKind::Allreduce ? 2 * share : share;
-}
-
 // The buffer a size's runs work on, filled with its starting values.
 void fillBuffer(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer, Elements count,
                 const World& world) {
@@ -93,7 +88,7 @@ std::string header(const BenchOptions& options, int ranks, const std::string& de
 }
 
 std::string tableRow(const BenchOptions& options, const Row& row, int ranks, const LibraryCollectives* baseline) {
-  const double factor = busFactor(options.collective, ranks);
+  const double factor = busBandwidthFactor(options.collective, ranks);
   auto columns = [&](const Measurement& m) {
     char text[128];
     if (!m.available) return "   (not available in " + baseline->name() + ")";
@@ -169,7 +164,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   }
 
   if (rank == 0) {
-    const double factor = busFactor(options.collective, ranks);
+    const double factor = busBandwidthFactor(options.collective, ranks);
     if (options.format == BenchOptions::Format::Json) {
       CollectiveSweep sweep{"ddlrun bench", options.configuration, std::string(toString(options.collective)), description,
                             ranks, std::string(toString(options.type)), factor, {}};

@@ -31,20 +31,6 @@ struct Measured {
   std::int64_t wrong = 0;
 };
 
-// The compute of one iteration as phases: forward and backward up to each bucket's gradients, then the
-// rest of backward. Phase b ends when bucket b may be reduced; the last phase ends with backward.
-std::vector<double> computePhases(const IterationPlan& plan) {
-  std::vector<double> phases;
-  double previous = 0;
-  for (double ready : plan.bucketReadySeconds()) {
-    phases.push_back(ready - previous);
-    previous = ready;
-  }
-  const TrainingWorkload& workload = plan.workload();
-  phases.push_back(workload.forwardSeconds + workload.backwardSeconds() - previous);
-  return phases;
-}
-
 Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationPlan& plan,
                  const TrainOptions& options, RankContext& context) {
   World& world = context.world;
@@ -65,7 +51,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   TransportBuffer gradients(context.transport, gradientBytes);
   auto* gradientsOnHost = static_cast<float*>(gradients.host());
   auto* gradientsInTransport = static_cast<float*>(gradients.data());
-  const std::vector<double> phases = computePhases(plan);
+  const std::vector<double> phases = plan.computePhases();
   ProgramRunner runner(context.transport, options.run);
   std::vector<double> iterations;
   std::vector<std::vector<double>> bucketSeconds(plan.buckets().size());
@@ -118,7 +104,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     collective.bytes = 4.0 * static_cast<double>(plan.buckets()[b].elements.count);
     collective.seconds = world.maxOverRanks(median(bucketSeconds[b]));
     collective.algbwBps = collective.seconds > 0 ? collective.bytes / collective.seconds : 0;
-    collective.busbwBps = collective.algbwBps * (ranks > 1 ? 2.0 * (ranks - 1) / ranks : 0);
+    collective.busbwBps = collective.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, ranks);
     point.collectives.push_back(collective);
   }
   return measured;
