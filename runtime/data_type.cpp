@@ -22,9 +22,19 @@ std::string_view toString(DataType type) {
   return "unknown";
 }
 
+std::string_view ncclTestsName(DataType type) {
+  switch (type) {
+    case DataType::Float32: return "float";
+    case DataType::Float64: return "double";
+    case DataType::BFloat16: return "bfloat16";
+    case DataType::Float16: return "half";
+  }
+  return "unknown";
+}
+
 std::optional<DataType> parseDataType(std::string_view name) {
   for (auto type : {DataType::Float32, DataType::Float64, DataType::BFloat16, DataType::Float16})
-    if (toString(type) == name) return type;
+    if (toString(type) == name || ncclTestsName(type) == name) return type;
   return std::nullopt;
 }
 

@@ -59,6 +59,11 @@ class Transport {
   virtual void deallocate(void* memory) { ::operator delete(memory); }
   virtual void upload(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   virtual void download(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
+  // A copy within this transport's memory, finished when it returns: how `ddlrun bench` runs a schedule
+  // out of place (the schedules work in place).
+  virtual void copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
+  // What this rank's memory is, for the "# Rank ... on HOST ..." lines: "host memory", or the GPU.
+  virtual std::string deviceDescription() const { return "host memory"; }
 };
 
 }  // namespace ddl

@@ -4,6 +4,8 @@
 // CUDA peer transport drives every GPU from one process); nccl-tests has the same two kinds of job.
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "common/rank.hpp"
 
@@ -18,6 +20,8 @@ class World {
   // Every rank calls these with its own value and gets the same result.
   virtual double maxOverRanks(double value) = 0;
   virtual std::int64_t sumOverRanks(std::int64_t value) = 0;
+  // Every rank calls it with a line about itself (its host, its device) and gets every rank's, in rank order.
+  virtual std::vector<std::string> gatherText(const std::string& mine) = 0;
 };
 
 }  // namespace ddl

@@ -69,7 +69,7 @@ int run(Arguments& args) {
                         busBandwidthFactor(kind, args.gpus), {}};
   for (std::int64_t bytes : sizes) {
     const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
-    sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, ""});
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {

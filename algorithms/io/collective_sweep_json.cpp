@@ -22,6 +22,11 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
   for (const CollectiveSweepRow& row : sweep.rows) {
     nlohmann::json entry = {{"bytes", row.bytes}, {"count", row.count}};
     addTime(entry, row.result, static_cast<double>(row.bytes), sweep.busFactor);
+    if (row.outOfPlace) {
+      nlohmann::json outOfPlace = nlohmann::json::object();
+      addTime(outOfPlace, *row.outOfPlace, static_cast<double>(row.bytes), sweep.busFactor);
+      entry["out_of_place"] = outOfPlace;
+    }
     if (row.baseline) {
       nlohmann::json baseline = {{"library", row.baselineLibrary}};
       addTime(baseline, *row.baseline, static_cast<double>(row.bytes), sweep.busFactor);

@@ -5,9 +5,12 @@
 // {"source": "ddlrun bench", "configuration": "4 nodes x 1", "collective": "allreduce",
 //  "algorithm": "ring", "ranks": 4, "type": "float32",
 //  "rows": [{"bytes": 1048576, "count": 262144, "time_s": ..., "algbw_Bps": ..., "busbw_Bps": ...,
-//            "wrong": 0, "baseline": {"library": "NCCL", "time_s": ..., ...}}]}
+//            "wrong": 0, "out_of_place": {"time_s": ..., "algbw_Bps": ..., "busbw_Bps": ..., "wrong": 0},
+//            "baseline": {"library": "NCCL", "time_s": ..., ...}}]}
 //
-// "wrong" and "baseline" (a library's own collective on the same buffers) appear only where measured.
+// The row's own figures are in place, as the schedules run and ddlsim predicts them. "wrong",
+// "out_of_place" (nccl-tests' other half) and "baseline" (a library's own collective on the same buffers)
+// appear only where measured.
 
 #include <cstdint>
 #include <optional>
@@ -26,8 +29,9 @@ struct CollectiveTime {
 struct CollectiveSweepRow {
   std::int64_t bytes = 0;
   std::int64_t count = 0;
-  CollectiveTime result;
-  std::optional<CollectiveTime> baseline;  // a library's own collective, where run
+  CollectiveTime result;                     // in place, as the schedules run
+  std::optional<CollectiveTime> outOfPlace;  // from another buffer, where measured (ddlrun bench)
+  std::optional<CollectiveTime> baseline;    // a library's own collective, where run
   std::string baselineLibrary;             // "MPI", "NCCL"
 };
 

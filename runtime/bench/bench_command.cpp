@@ -26,7 +26,14 @@ BenchCommand::BenchCommand(CLI::App& app)
   command_->add_option("-c,--check", bench_.checks, "Checked runs per size (fresh data, exact expected result)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
-  command_->add_option("--type", type_, "float32, float64, bfloat16 or float16")->capture_default_str();
+  command_->add_option("-d,--type", type_, "float32 (nccl-tests: float), float64 (double), bfloat16, float16 (half)")
+      ->capture_default_str();
+  command_->add_option("-o,--op", op_, "The reduction: sum (the schedules sum; nccl-tests' prod, min, max, avg are not here)")
+      ->capture_default_str();
+  command_->add_option("-z,--blocking", blocking_,
+                       "1: each run ends on the CPU before the next starts, which is how ddlrun always runs (nccl-tests' "
+                       "-z 1); 0 is not available")
+      ->capture_default_str();
   command_->add_option("--baseline", baseline_,
                        "Also run the library's own collective on the same buffers: mpi (with --transport mpi) or nccl "
                        "(with --transport nccl)");
@@ -37,9 +44,13 @@ BenchCommand::BenchCommand(CLI::App& app)
       ->check(utf8Text());
   flags_.addTo(command_);
   command_->footer(
-      "Columns as in nccl-tests: time per run (the slowest rank's average), algbw = bytes / time, busbw = algbw x\n"
-      "2(n-1)/n for allreduce or (n-1)/n for reduce-scatter and all-gather, and #wrong: elements, summed over all\n"
-      "ranks and checked runs, that differ from the exact expected result. Data is rank- and position-dependent.");
+      "The table is nccl-tests' (all_reduce_perf and its kin), column for column, so that tools written for it read\n"
+      "it: size, count, type, redop, root, then out of place and in place: time per run (the slowest rank's\n"
+      "average, us), algbw = bytes / time, busbw = algbw x 2(n-1)/n for allreduce or (n-1)/n for reduce-scatter\n"
+      "and all-gather (GB/s), and #wrong: elements, summed over all ranks and checked runs, that differ from the\n"
+      "exact expected result; then the '# Avg bus bandwidth' footer. The schedules work in place: out of place is\n"
+      "a local copy of the input buffer, then the schedule. With --baseline, the library's own in-place figures\n"
+      "follow in four more columns. Data is rank- and position-dependent.");
 }
 
 void BenchCommand::check() {
@@ -47,9 +58,16 @@ void BenchCommand::check() {
   bench_.algorithm = &algorithm_.algorithm();
   bench_.algorithmOptions = algorithm_.options();
   const auto type = parseDataType(type_);
-  if (!type) throw InvalidArgument("--type", "'" + type_ + "' is not float32, float64, bfloat16 or float16");
+  if (!type)
+    throw InvalidArgument("--type", "'" + type_ + "' is not float32, float64, bfloat16 or float16 (nccl-tests: float, double, "
+                                                  "bfloat16, half)");
+  if (op_ != "sum") throw InvalidArgument("--op", "'" + op_ + "': ddlrun's schedules sum; only -o sum");
+  if (blocking_ != 1)
+    throw InvalidArgument("--blocking", std::to_string(blocking_) + ": ddlrun ends each run on the CPU before the next "
+                                                                     "(nccl-tests' -z 1); only -z 1");
   bench_.type = *type;
   const auto elementBytes = static_cast<int>(sizeOf(bench_.type));
+  bench_.factor = factor_;
   bench_.sizes = sweepByteSizes(parseByteSize(minBytes_, "--min-bytes"), parseByteSize(maxBytes_, "--max-bytes"), factor_,
                                 elementBytes);
   if (csv_ && json_) throw InvalidArgument("--csv", "choose one of --csv and --json");
@@ -70,10 +88,10 @@ void BenchCommand::check() {
   bench_.baseline = !baseline_.empty();
 
   const auto largest = static_cast<double>(bench_.sizes.back());
-  // Each rank holds the buffer and as much again in receive staging, in host memory or on its GPU (with a
-  // host copy of the buffer to fill and check it).
-  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 1 : 2), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
-  requireGpuMemory(transport, flags_.ranksOnThisHost(), 2 * largest, "--max-bytes");
+  // Each rank holds nccl-tests' two buffers (out of place reads one and writes the other) and as much again
+  // in receive staging, in host memory or on its GPU (with host copies of the buffers to fill and check).
+  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 2 : 3), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
+  requireGpuMemory(transport, flags_.ranksOnThisHost(), 3 * largest, "--max-bytes");
   flags_.requirePiecesFor(largest);
 }
 

@@ -16,7 +16,8 @@ class BenchCommand final : public DdlrunCommand {
 
  private:
   AlgorithmFlags algorithm_;
-  std::string minBytes_ = "1K", maxBytes_ = "64M", type_ = "float32", baseline_;
+  std::string minBytes_ = "1K", maxBytes_ = "64M", type_ = "float32", op_ = "sum", baseline_;
+  int blocking_ = 1;
   double factor_ = 2;
   bool csv_ = false, json_ = false;
   BenchOptions bench_;

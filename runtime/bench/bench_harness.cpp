@@ -1,5 +1,7 @@
 #include "runtime/bench/bench_harness.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -10,25 +12,13 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
+#include "runtime/bench/bench_table.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "common/output_file.hpp"
 
 namespace ddl {
 namespace {
-
-struct Measurement {
-  double seconds = 0;     // per run, the slowest rank's average
-  std::int64_t wrong = 0; // over all ranks and checked runs
-  bool available = true;
-};
-
-struct Row {
-  std::int64_t bytes;
-  Elements count;
-  Measurement ours;
-  Measurement baseline;
-};
 
 // The buffer a size's runs work on, filled with its starting values.
 void fillBuffer(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer, Elements count,
@@ -49,60 +39,67 @@ double timeRuns(const BenchOptions& options, World& world, Run&& run) {
   return world.maxOverRanks(seconds);
 }
 
+// Fills `input`, runs, and counts the wrong elements of `output` (the same buffer, in place).
 template <class Run>
-std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer,
-                       Elements count, World& world, Run&& run) {
+std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& input,
+                       TransportBuffer& output, Elements count, World& world, Run&& run) {
   std::int64_t wrong = 0;
   for (int c = 0; c < options.checks; ++c) {
-    fillBuffer(options, collective, buffer, count, world);
+    fillBuffer(options, collective, input, count, world);
     run();
-    buffer.fromTransport(static_cast<std::size_t>(count) * sizeOf(options.type));
-    wrong += collective.countWrong(buffer.host(), count, world.rank(), world.size(), options.type);
+    output.fromTransport(static_cast<std::size_t>(count) * sizeOf(options.type));
+    wrong += collective.countWrong(output.host(), count, world.rank(), world.size(), options.type);
   }
   return world.sumOverRanks(wrong);
 }
 
-std::string header(const BenchOptions& options, int ranks, const std::string& description, const LibraryCollectives* baseline) {
+// "Pid  12345 on    myhost device  0 [0000:04:00] NVIDIA H200", this rank's line of the table's header.
+std::string describeRank(const Transport& transport) {
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
   char text[512];
-  std::snprintf(text, sizeof text,
-                "# ddlrun bench: %s %s, %d ranks, %s, sum, in place; pieces of %zu B\n"
-                "# %d timed runs after %d warm-up per size, %d checked run(s); time is the slowest rank's average\n#\n",
-                description.c_str(), std::string(toString(options.collective)).c_str(), ranks,
-                std::string(toString(options.type)).c_str(), options.run.pieceBytes, options.iterations, options.warmup,
-                options.checks);
-  std::string out = text;
-  std::snprintf(text, sizeof text, "# %12s %12s %9s %10s %8s %8s %7s", "size", "count", "type", "time", "algbw", "busbw",
-                "#wrong");
-  out += text;
-  if (baseline) {
-    std::snprintf(text, sizeof text, "   %10s %8s %8s %7s", "time", "algbw", "busbw", "#wrong");
-    out += text;
-  }
-  std::snprintf(text, sizeof text, "\n# %12s %12s %9s %10s %8s %8s %7s", "(B)", "(elements)", "", "(us)", "(GB/s)", "(GB/s)", "");
-  out += text;
-  if (baseline) {
-    std::snprintf(text, sizeof text, "   %10s %8s %8s %7s  <- %s", "(us)", "(GB/s)", "(GB/s)", "", baseline->name().c_str());
-    out += text;
-  }
-  return out + "\n";
+  std::snprintf(text, sizeof text, "Pid %6d on %10s device %s", static_cast<int>(getpid()), host,
+                transport.deviceDescription().c_str());
+  return text;
 }
 
-std::string tableRow(const BenchOptions& options, const Row& row, int ranks, const LibraryCollectives* baseline) {
+void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, int ranks, const std::string& algorithm,
+               const std::string& baselineLibrary) {
+  CollectiveSweep sweep{"ddlrun bench", options.configuration, std::string(toString(options.collective)), algorithm,
+                        ranks, std::string(toString(options.type)), busBandwidthFactor(options.collective, ranks), {}};
+  for (const BenchRow& row : rows) {
+    CollectiveSweepRow entry{row.bytes, row.count, {row.inPlace.seconds, row.inPlace.wrong}, std::nullopt, std::nullopt, ""};
+    entry.outOfPlace = CollectiveTime{row.outOfPlace.seconds, row.outOfPlace.wrong};
+    if (!baselineLibrary.empty() && row.baseline.available) {
+      entry.baseline = CollectiveTime{row.baseline.seconds, row.baseline.wrong};
+      entry.baselineLibrary = baselineLibrary;
+    }
+    sweep.rows.push_back(entry);
+  }
+  writeOutput(options.out, [&](std::ostream& out) { out << collectiveSweepToJson(sweep).dump(1) << "\n"; });
+}
+
+void writeCsv(const BenchOptions& options, const std::vector<BenchRow>& rows, int ranks, const std::string& baselineLibrary) {
   const double factor = busBandwidthFactor(options.collective, ranks);
-  auto columns = [&](const Measurement& m) {
-    char text[128];
-    if (!m.available) return "   (not available in " + baseline->name() + ")";
-    const double algbw = m.seconds > 0 ? static_cast<double>(row.bytes) / m.seconds / 1e9 : 0;
-    std::snprintf(text, sizeof text, " %10.2f %8.2f %8.2f %7lld", m.seconds * 1e6, algbw, algbw * factor,
-                  static_cast<long long>(m.wrong));
-    return std::string(text);
-  };
-  char text[128];
-  std::snprintf(text, sizeof text, "  %12lld %12lld %9s", static_cast<long long>(row.bytes), static_cast<long long>(row.count),
-                std::string(toString(options.type)).c_str());
-  std::string line = text + columns(row.ours);
-  if (baseline) line += "  " + columns(row.baseline);
-  return line + "\n";
+  writeOutput(options.out, [&](std::ostream& out) {
+    out << "bytes,count,type,time_s,algbw_Bps,busbw_Bps,wrong,out_of_place_time_s,out_of_place_algbw_Bps,"
+           "out_of_place_busbw_Bps,out_of_place_wrong";
+    if (!baselineLibrary.empty()) out << ",baseline,baseline_time_s,baseline_algbw_Bps,baseline_busbw_Bps,baseline_wrong";
+    out << "\n";
+    for (const BenchRow& row : rows) {
+      auto cells = [&](const BenchMeasurement& m) {
+        std::ostringstream text;
+        const double algbw = m.seconds > 0 ? static_cast<double>(row.bytes) / m.seconds : 0;
+        if (m.available) text << m.seconds << "," << algbw << "," << algbw * factor << "," << m.wrong;
+        else text << ",,,";
+        return text.str();
+      };
+      out << row.bytes << "," << row.count << "," << toString(options.type) << "," << cells(row.inPlace) << ","
+          << cells(row.outOfPlace);
+      if (!baselineLibrary.empty()) out << "," << baselineLibrary << "," << cells(row.baseline);
+      out << "\n";
+    }
+  });
 }
 
 }  // namespace
@@ -111,93 +108,76 @@ int runBench(const BenchOptions& options, RankContext& context) {
   World& world = context.world;
   Transport& transport = context.transport;
   LibraryCollectives* baseline = options.baseline ? context.library : nullptr;
+  const std::string baselineLibrary = baseline ? baseline->name() : "";
   const Rank rank = world.rank();
   const int ranks = world.size();
   const BenchCollective& collective = benchCollective(options.collective);
   const std::size_t elementBytes = sizeOf(options.type);
-  const std::string description = options.algorithm->description(options.algorithmOptions);
+  const std::string algorithm = options.algorithm->description(options.algorithmOptions);
   ProgramRunner runner(transport, options.run);
-  TransportBuffer buffer(transport, static_cast<std::size_t>(options.sizes.back()) + elementBytes);
+  const auto largest = static_cast<std::size_t>(options.sizes.back()) + elementBytes;
+  // nccl-tests' sendbuff and recvbuff: out of place reads `input` and leaves its result in `output`; in place
+  // works on `output` alone.
+  TransportBuffer input(transport, largest), output(transport, largest);
+  const bool table = options.format == BenchOptions::Format::Table;
+  const std::vector<std::string> rankLines = world.gatherText(describeRank(transport));
 
-  std::vector<Row> rows;
+  std::vector<BenchRow> rows;
   std::int64_t totalWrong = 0;
-  if (rank == 0 && options.format == BenchOptions::Format::Table)
-    std::fputs(header(options, ranks, description, baseline).c_str(), stdout);
+  if (rank == 0 && table) std::fputs(benchTableHeader(options, ranks, algorithm, rankLines, baselineLibrary).c_str(), stdout);
   for (const std::int64_t bytes : options.sizes) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
+    const std::size_t countBytes = static_cast<std::size_t>(count) * elementBytes;
     const Program program = makeSchedule(*options.algorithm,
                                          {options.collective, ranks, count, static_cast<int>(elementBytes)},
                                          options.algorithmOptions)
                                 .program(rank);
     freezeIfAsked("setup", rank);
     reserveChannels(context.world, context.transport, std::span(&program, 1));
-    Row row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}};
-    auto ours = [&] {
+    BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}};
+    auto outOfPlace = [&] {
       freezeIfAsked("allreduce", rank);
-      runner.run(program, buffer.data(), options.type);
+      transport.copy(output.data(), input.data(), countBytes);
+      runner.run(program, output.data(), options.type);
+    };
+    auto inPlace = [&] {
+      freezeIfAsked("allreduce", rank);
+      runner.run(program, output.data(), options.type);
     };
     try {
-      fillBuffer(options, collective, buffer, count, world);
-      row.ours.seconds = timeRuns(options, world, ours);
-      row.ours.wrong = checkRuns(options, collective, buffer, count, world, ours);
+      fillBuffer(options, collective, input, count, world);
+      row.outOfPlace.seconds = timeRuns(options, world, outOfPlace);
+      row.outOfPlace.wrong = checkRuns(options, collective, input, output, count, world, outOfPlace);
+      fillBuffer(options, collective, output, count, world);
+      row.inPlace.seconds = timeRuns(options, world, inPlace);
+      row.inPlace.wrong = checkRuns(options, collective, output, output, count, world, inPlace);
     } catch (const TransportError& error) {
       transport.abortJob("bench of " + std::to_string(row.bytes) + " bytes: " + error.what());
     }
-    totalWrong += row.ours.wrong;
+    totalWrong += row.outOfPlace.wrong + row.inPlace.wrong;
     if (baseline) {
       row.baseline.available = baseline->available(options.collective, count, options.type);
       if (row.baseline.available) {
         auto library = [&] {
           freezeIfAsked("baseline", rank);
-          baseline->run(options.collective, buffer.data(), count, options.type);
+          baseline->run(options.collective, output.data(), count, options.type);
         };
-        fillBuffer(options, collective, buffer, count, world);
+        fillBuffer(options, collective, output, count, world);
         row.baseline.seconds = timeRuns(options, world, library);
-        row.baseline.wrong = checkRuns(options, collective, buffer, count, world, library);
+        row.baseline.wrong = checkRuns(options, collective, output, output, count, world, library);
       }
     }
-    if (rank == 0 && options.format == BenchOptions::Format::Table) {
-      std::fputs(tableRow(options, row, ranks, baseline).c_str(), stdout);
+    if (rank == 0 && table) {
+      std::fputs(benchTableRow(options, row, ranks, baselineLibrary).c_str(), stdout);
       std::fflush(stdout);
     }
     rows.push_back(row);
   }
 
   if (rank == 0) {
-    const double factor = busBandwidthFactor(options.collective, ranks);
-    if (options.format == BenchOptions::Format::Json) {
-      CollectiveSweep sweep{"ddlrun bench", options.configuration, std::string(toString(options.collective)), description,
-                            ranks, std::string(toString(options.type)), factor, {}};
-      for (const Row& row : rows) {
-        CollectiveSweepRow entry{row.bytes, row.count, {row.ours.seconds, row.ours.wrong}, std::nullopt, ""};
-        if (baseline && row.baseline.available) {
-          entry.baseline = CollectiveTime{row.baseline.seconds, row.baseline.wrong};
-          entry.baselineLibrary = baseline->name();
-        }
-        sweep.rows.push_back(entry);
-      }
-      writeOutput(options.out, [&](std::ostream& out) { out << collectiveSweepToJson(sweep).dump(1) << "\n"; });
-    } else if (options.format == BenchOptions::Format::Csv) {
-      writeOutput(options.out, [&](std::ostream& out) {
-        out << "bytes,count,type,time_s,algbw_Bps,busbw_Bps,wrong";
-        if (baseline) out << ",baseline,baseline_time_s,baseline_algbw_Bps,baseline_busbw_Bps,baseline_wrong";
-        out << "\n";
-        for (const Row& row : rows) {
-          auto cells = [&](const Measurement& m) {
-            std::ostringstream text;
-            const double algbw = m.seconds > 0 ? static_cast<double>(row.bytes) / m.seconds : 0;
-            if (m.available) text << m.seconds << "," << algbw << "," << algbw * factor << "," << m.wrong;
-            else text << ",,,";
-            return text.str();
-          };
-          out << row.bytes << "," << row.count << "," << toString(options.type) << "," << cells(row.ours);
-          if (baseline) out << "," << baseline->name() << "," << cells(row.baseline);
-          out << "\n";
-        }
-      });
-    } else {
-      std::printf("# %s: %lld wrong elements in all\n", totalWrong == 0 ? "OK" : "FAILED", static_cast<long long>(totalWrong));
-    }
+    if (options.format == BenchOptions::Format::Json) writeJson(options, rows, ranks, algorithm, baselineLibrary);
+    else if (options.format == BenchOptions::Format::Csv) writeCsv(options, rows, ranks, baselineLibrary);
+    else std::fputs(benchTableFooter(options, rows, ranks).c_str(), stdout);
   }
   return totalWrong == 0 ? 0 : 1;
 }

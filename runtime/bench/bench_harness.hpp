@@ -19,6 +19,7 @@ struct BenchOptions {
   const AlgorithmDefinition* algorithm = nullptr;
   AlgorithmOptions algorithmOptions;
   std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes
+  double factor = 2;                // the sweep's -f, for the table's header
   int iterations = 20;
   int warmup = 5;
   int checks = 1;  // checked runs per size

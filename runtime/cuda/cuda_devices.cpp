@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "common/invalid_argument.hpp"
 
@@ -23,6 +24,18 @@ int cudaDevices(std::string* why) {
 void requireCudaDevice(std::string_view transport) {
   std::string why;
   if (cudaDevices(&why) == 0) throw InvalidArgument("--transport", "'" + std::string(transport) + "' needs a CUDA GPU: " + why);
+}
+
+std::string describeCudaDevice(int device) {
+  cudaDeviceProp properties{};
+  if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    cudaGetLastError();
+    return std::to_string(device);
+  }
+  char text[320];
+  std::snprintf(text, sizeof text, "%2d [%04x:%02x:%02x] %s", device, properties.pciDomainID, properties.pciBusID,
+                properties.pciDeviceID, properties.name);
+  return text;
 }
 
 double smallestFreeGpuMemoryBytes() {

@@ -12,6 +12,9 @@ int cudaDevices(std::string* why = nullptr);
 // InvalidArgument("--transport", "'nccl' needs a CUDA GPU: <CUDA's reason>") where there is none.
 void requireCudaDevice(std::string_view transport);
 
+// " 0 [0000:04:00] NVIDIA H200": the device's number, PCI address and name, as nccl-tests names it.
+std::string describeCudaDevice(int device);
+
 // The free memory of the visible device that has the least (cudaMemGetInfo); 0 where there is none.
 double smallestFreeGpuMemoryBytes();
 

@@ -1,5 +1,6 @@
 #include "runtime/cuda_peer/cuda_peer_engine.hpp"
 
+#include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/event_completion.hpp"
 #include "runtime/cuda/gpu_compute_emulator.hpp"
@@ -91,6 +92,14 @@ void CudaPeerEngine::download(Rank rank, void* to, const void* from, std::size_t
   CurrentDevice current(deviceOf(rank));
   DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost));
 }
+
+void CudaPeerEngine::copy(Rank rank, void* to, const void* from, std::size_t bytes) {
+  CurrentDevice current(deviceOf(rank));
+  DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice));
+  DDL_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
+std::string CudaPeerEngine::deviceDescription(Rank rank) const { return describeCudaDevice(deviceOf(rank)); }
 
 std::unique_ptr<ComputeEmulator> CudaPeerEngine::computeEmulator(Rank rank) {
   return std::make_unique<GpuComputeEmulator>(deviceOf(rank));

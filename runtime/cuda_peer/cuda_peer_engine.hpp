@@ -38,6 +38,8 @@ class CudaPeerEngine final : public InProcessEngine {
   void deallocate(Rank rank, void* memory) override;
   void upload(Rank rank, void* to, const void* from, std::size_t bytes) override;
   void download(Rank rank, void* to, const void* from, std::size_t bytes) override;
+  void copy(Rank rank, void* to, const void* from, std::size_t bytes) override;
+  std::string deviceDescription(Rank rank) const override;
   std::unique_ptr<ComputeEmulator> computeEmulator(Rank rank) override;
 
  private:

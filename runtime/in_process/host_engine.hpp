@@ -27,6 +27,8 @@ class HostEngine final : public InProcessEngine {
   void deallocate(Rank, void* memory) override { ::operator delete(memory); }
   void upload(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
   void download(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
+  void copy(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
+  std::string deviceDescription(Rank) const override { return "host memory"; }
   std::unique_ptr<ComputeEmulator> computeEmulator(Rank) override { return std::make_unique<HostComputeEmulator>(); }
 };
 

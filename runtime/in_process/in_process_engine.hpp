@@ -38,6 +38,8 @@ class InProcessEngine {
   virtual void deallocate(Rank rank, void* memory) = 0;
   virtual void upload(Rank rank, void* to, const void* from, std::size_t bytes) = 0;
   virtual void download(Rank rank, void* to, const void* from, std::size_t bytes) = 0;
+  virtual void copy(Rank rank, void* to, const void* from, std::size_t bytes) = 0;  // finished when it returns
+  virtual std::string deviceDescription(Rank rank) const = 0;
 
   virtual std::unique_ptr<ComputeEmulator> computeEmulator(Rank rank) = 0;
 };

@@ -26,6 +26,8 @@ class InProcessTransport final : public Transport {
   void deallocate(void* memory) override { engine_.deallocate(rank_, memory); }
   void upload(void* to, const void* from, std::size_t bytes) override { engine_.upload(rank_, to, from, bytes); }
   void download(void* to, const void* from, std::size_t bytes) override { engine_.download(rank_, to, from, bytes); }
+  void copy(void* to, const void* from, std::size_t bytes) override { engine_.copy(rank_, to, from, bytes); }
+  std::string deviceDescription() const override { return engine_.deviceDescription(rank_); }
 
  private:
   RequestId track(std::shared_ptr<PostedWork> work);

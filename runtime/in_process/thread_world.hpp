@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <barrier>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "runtime/world.hpp"
@@ -13,7 +16,11 @@ namespace ddl {
 class ThreadGroup {
  public:
   explicit ThreadGroup(int ranks)
-      : ranks_(ranks), barrier_(ranks), doubles_(static_cast<std::size_t>(ranks)), integers_(static_cast<std::size_t>(ranks)) {}
+      : ranks_(ranks),
+        barrier_(ranks),
+        doubles_(static_cast<std::size_t>(ranks)),
+        integers_(static_cast<std::size_t>(ranks)),
+        texts_(static_cast<std::size_t>(ranks)) {}
   int size() const { return ranks_; }
 
  private:
@@ -22,6 +29,7 @@ class ThreadGroup {
   std::barrier<> barrier_;
   std::vector<double> doubles_;
   std::vector<std::int64_t> integers_;
+  std::vector<std::string> texts_;
 };
 
 class ThreadWorld final : public World {
@@ -40,13 +48,16 @@ class ThreadWorld final : public World {
       return sum;
     });
   }
+  std::vector<std::string> gatherText(const std::string& mine) override {
+    return gather(group_.texts_, mine, [](const std::vector<std::string>& all) { return all; });
+  }
 
  private:
   template <class T, class Combine>
-  T gather(std::vector<T>& slots, T value, Combine combine) {
-    slots[static_cast<std::size_t>(rank_)] = value;
+  std::invoke_result_t<Combine, const std::vector<T>&> gather(std::vector<T>& slots, T value, Combine combine) {
+    slots[static_cast<std::size_t>(rank_)] = std::move(value);
     barrier();
-    const T result = combine(slots);
+    const auto result = combine(slots);
     barrier();  // nobody overwrites a slot before every rank has read them all
     return result;
   }

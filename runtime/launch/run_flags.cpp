@@ -18,6 +18,10 @@ void RunFlags::addTo(CLI::App* command) {
   command->add_option("--transport", transport_, help)->capture_default_str();
   command->add_option("--ranks", ranks_, "With --transport threads or cuda-peer: the number of ranks")
       ->check(CLI::Range(1, 1024));
+  command->add_option("-g,--gpus-per-process", gpusPerProcess_,
+                      "nccl-tests' -g: each rank is one process with one GPU under mpirun, so 1 there; with threads or "
+                      "cuda-peer, another name for --ranks")
+      ->check(CLI::Range(1, 1024));
   command->add_option("--piece-bytes", pieceBytes_, "Split steps into pieces of at most this size, pipelined")
       ->capture_default_str();
   command->add_option("--timeout-s", timeoutSeconds_,
@@ -29,7 +33,21 @@ void RunFlags::addTo(CLI::App* command) {
 
 const TransportEntry& RunFlags::transport() const { return findTransport(transport_); }
 
-JobOptions RunFlags::job(SilenceWatchdog* watchdog) const { return {ranks_, watchdog}; }
+int RunFlags::ranks() const {
+  if (gpusPerProcess_ == 0) return ranks_;
+  if (!transport().inOneProcess) {
+    if (gpusPerProcess_ != 1)
+      throw InvalidArgument("--gpus-per-process", std::to_string(gpusPerProcess_) + ": under mpirun each rank is one process "
+                                                  "with one GPU, so -g 1; mpirun -np sets the ranks");
+    return ranks_;
+  }
+  if (ranks_ != 0 && ranks_ != gpusPerProcess_)
+    throw InvalidArgument("--gpus-per-process", std::to_string(gpusPerProcess_) + " disagrees with --ranks " +
+                                                    std::to_string(ranks_) + ": give one of them");
+  return gpusPerProcess_;
+}
+
+JobOptions RunFlags::job(SilenceWatchdog* watchdog) const { return {ranks(), watchdog}; }
 
 RunOptions RunFlags::run() const {
   const std::int64_t piece = parseByteSize(pieceBytes_, "--piece-bytes");
@@ -63,7 +81,7 @@ void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& fiel
 }
 
 int RunFlags::ranksOnThisHost() const {
-  if (transport().inOneProcess) return ranks_;
+  if (transport().inOneProcess) return ranks();
   // What the launchers tell each process: Open MPI, MPICH and Slurm.
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"})
     if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);

@@ -35,6 +35,8 @@ class RunFlags {
  private:
   std::string transport_ = "mpi";
   int ranks_ = 0;
+  int gpusPerProcess_ = 0;  // nccl-tests' -g, where given
+  int ranks() const;        // --ranks, or -g with an in-process transport
   std::string pieceBytes_ = "1M";
   double timeoutSeconds_ = 30;
 };

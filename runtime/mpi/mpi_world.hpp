@@ -4,6 +4,9 @@
 
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 #include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/world.hpp"
 
@@ -30,6 +33,22 @@ class MpiWorld final : public World {
     watched("an allreduce of the ranks' figures (sum)",
             [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, communicator_); });
     return value;
+  }
+  std::vector<std::string> gatherText(const std::string& mine) override {
+    std::vector<int> lengths(static_cast<std::size_t>(size_));
+    int length = static_cast<int>(mine.size());
+    watched("a gather of the ranks' descriptions (lengths)",
+            [&] { MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, communicator_); });
+    std::vector<int> offsets(lengths.size(), 0);
+    for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+    std::string all(static_cast<std::size_t>(offsets.back() + lengths.back()), '\0');
+    watched("a gather of the ranks' descriptions", [&] {
+      MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, communicator_);
+    });
+    std::vector<std::string> texts;
+    for (std::size_t r = 0; r < lengths.size(); ++r)
+      texts.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+    return texts;
   }
 
  private:

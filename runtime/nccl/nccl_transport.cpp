@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda/event_completion.hpp"
 #include "runtime/cuda/reduce_kernels.hpp"
@@ -162,5 +163,12 @@ void NcclTransport::upload(void* to, const void* from, std::size_t bytes) {
 void NcclTransport::download(void* to, const void* from, std::size_t bytes) {
   DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost));
 }
+
+void NcclTransport::copy(void* to, const void* from, std::size_t bytes) {
+  DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice));
+  DDL_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
+std::string NcclTransport::deviceDescription() const { return describeCudaDevice(device_); }
 
 }  // namespace ddl

@@ -55,6 +55,8 @@ class NcclTransport final : public Transport {
   void deallocate(void* memory) override;
   void upload(void* to, const void* from, std::size_t bytes) override;
   void download(void* to, const void* from, std::size_t bytes) override;
+  void copy(void* to, const void* from, std::size_t bytes) override;
+  std::string deviceDescription() const override;
 
  private:
   struct Posted {

@@ -43,7 +43,8 @@ TEST_F(Ddlrun, BenchPrintsAnNcclTestsTable) {
   const Result result = ddlrun(2, "bench --algorithm ring --collective all-gather -b 4K -e 4K -n 2 -w 0");
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_NE(result.out.find("#wrong"), std::string::npos) << result.out;
-  EXPECT_NE(result.out.find("# OK: 0 wrong elements"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("# Out of bounds values : 0 OK"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("# Avg bus bandwidth    : "), std::string::npos) << result.out;
 }
 
 TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
