@@ -64,9 +64,19 @@ int run(Arguments& args) {
   requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
                           "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
 
-  CollectiveSweep sweep{"ddlsim collective", args.configuration, std::string(toString(kind)), algorithm.description(options),
-                        args.gpus, args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte",
-                        busBandwidthFactor(kind, args.gpus), {}};
+  CollectiveSweep sweep;
+  sweep.source = "ddlsim collective";
+  sweep.run = describeRun("ddlsim", "simulated");
+  sweep.configuration = args.configuration;
+  sweep.collective = toString(kind);
+  sweep.algorithmName = std::string(algorithm.name);
+  sweep.parameters = options;
+  sweep.label = algorithm.description(options);
+  sweep.ranks = args.gpus;
+  sweep.hosts = cluster.nodes();
+  sweep.ranksPerHost = cluster.ranksOnBusiestNode();
+  sweep.type = args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte";
+  sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
     const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
@@ -77,7 +87,7 @@ int run(Arguments& args) {
       out << collectiveSweepToJson(sweep).dump(1) << "\n";
       return;
     }
-    out << "collective  " << sweep.algorithm << " " << sweep.collective << " on " << args.gpus << " GPUs of "
+    out << "collective  " << sweep.label << " " << sweep.collective << " on " << args.gpus << " GPUs of "
         << cluster.topology().name << " (" << cluster.nodes() << " nodes), simulated\n";
     char line[160];
     std::snprintf(line, sizeof line, "%14s %12s %12s %12s\n", "bytes", "time", "algbw", "busbw");

@@ -37,7 +37,7 @@ void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResult
                 "efficiency", "exposed comm");
   out << line;
   for (const ScalingPoint& point : results.points) {
-    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s\n", point.gpus, point.algorithm.c_str(),
+    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s\n", point.gpus, point.label.c_str(),
                   formatSeconds(point.iterationSeconds).c_str(), point.imagesPerSecond(), 100 * point.efficiency(),
                   formatSeconds(point.exposedCommunicationSeconds()).c_str());
     out << line;
@@ -47,7 +47,7 @@ void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResult
 void writeCsv(std::ostream& out, const ScalingResults& results) {
   out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s\n" << std::setprecision(9);
   for (const ScalingPoint& point : results.points)
-    out << point.gpus << ",\"" << point.algorithm << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
+    out << point.gpus << ",\"" << point.label << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
         << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << "\n";
 }
 
@@ -59,7 +59,7 @@ int run(const Arguments& args) {
   const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > 1)
-      std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.algorithm.c_str(),
+      std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
   }, args.computeScale);
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output

@@ -37,6 +37,9 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale) {
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
+  results.run = describeRun("ddlsim", "simulated");
+  results.run.computeScale = computeScale;
+  results.run.precision = precisionName(plan.workload().elementBytes);
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
@@ -49,7 +52,11 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
       ScalingPoint point;
       point.configuration = scenario.name;
       point.gpus = gpus;
-      point.algorithm = algorithm.description(options);
+      point.hosts = cluster.nodes();
+      point.ranksPerHost = cluster.ranksOnBusiestNode();
+      point.algorithmName = choice.name;
+      point.parameters = options;
+      point.label = algorithm.description(options);
       point.batchPerGpu = scenario.batchPerGpu;
       point.iterationSeconds = simulated.iterationSeconds;
       point.computeSeconds = plan.workload().computeSeconds();

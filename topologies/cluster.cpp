@@ -1,5 +1,8 @@
 #include "topologies/cluster.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
@@ -12,6 +15,13 @@ Cluster::Cluster(Topology topology, int ranks, Placement placement)
     throw InvalidArgument(topology_.path + ": $.node.nics", "the node has no NIC, so a job must fit on one node: at most " +
                                                                std::to_string(topology_.node.gpus) + " GPUs, not " +
                                                                std::to_string(ranks));
+}
+
+int Cluster::ranksOnBusiestNode() const {
+  std::vector<int> ranksOn(static_cast<std::size_t>(nodes_), 0);
+  int most = 0;
+  for (Rank rank = 0; rank < ranks_; ++rank) most = std::max(most, ++ranksOn[static_cast<std::size_t>(locate(rank).node)]);
+  return most;
 }
 
 Cluster::Location Cluster::locate(Rank rank) const {

@@ -26,6 +26,7 @@ class Cluster final : public PlatformDescription {
   };
   Location locate(Rank rank) const;
   int nodes() const { return nodes_; }
+  int ranksOnBusiestNode() const;  // the most ranks placed on one node
   int leaves() const { return (nodes_ + topology_.network.nodesPerLeaf - 1) / topology_.network.nodesPerLeaf; }
   const Topology& topology() const { return topology_; }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/io/run_description_json.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -34,9 +35,18 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
     }
     rows.push_back(entry);
   }
-  nlohmann::json document = {{"source", sweep.source}, {"configuration", sweep.configuration},
-                             {"collective", sweep.collective}, {"algorithm", sweep.algorithm},
-                             {"ranks", sweep.ranks}, {"type", sweep.type}, {"rows", rows}};
+  nlohmann::json document = {{"source", sweep.source},
+                             {"run", runDescriptionToJson(sweep.run)},
+                             {"configuration", sweep.configuration},
+                             {"collective", sweep.collective},
+                             {"algorithm", sweep.algorithmName},
+                             {"parameters", algorithmParametersToJson(sweep.parameters)},
+                             {"label", sweep.label},
+                             {"ranks", sweep.ranks},
+                             {"hosts", sweep.hosts},
+                             {"ranks_per_host", sweep.ranksPerHost},
+                             {"type", sweep.type},
+                             {"rows", rows}};
   requireFiniteNumbers(document, "the collective sweep");
   return document;
 }

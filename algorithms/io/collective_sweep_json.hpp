@@ -2,8 +2,9 @@
 // One collective algorithm timed over a range of sizes, in the schema both `ddlrun bench --json`
 // (measured) and `ddlsim collective --json` (predicted) write, so ddlcompare can join them row by row:
 //
-// {"source": "ddlrun bench", "configuration": "4 nodes x 1", "collective": "allreduce",
-//  "algorithm": "ring", "ranks": 4, "type": "float32",
+// {"source": "ddlrun bench", "run": {"tool": "ddlrun", "version": ..., "commit": ..., "transport": "mpi"},
+//  "configuration": "4 nodes x 1", "collective": "allreduce", "algorithm": "ddl", "parameters": {"dims": [2, 2]},
+//  "label": "ddl 2x2", "ranks": 4, "hosts": 4, "ranks_per_host": 1, "type": "float32",
 //  "rows": [{"bytes": 1048576, "count": 262144, "time_s": ..., "algbw_Bps": ..., "busbw_Bps": ...,
 //            "wrong": 0, "out_of_place": {"time_s": ..., "algbw_Bps": ..., "busbw_Bps": ..., "wrong": 0},
 //            "baseline": {"library": "NCCL", "time_s": ..., ...}}]}
@@ -18,6 +19,8 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "algorithms/training/scaling_point.hpp"
 
 namespace ddl {
 
@@ -37,10 +40,15 @@ struct CollectiveSweepRow {
 
 struct CollectiveSweep {
   std::string source;
+  RunDescription run;
   std::string configuration;
   std::string collective;
-  std::string algorithm;
+  std::string algorithmName;   // "ddl"
+  AlgorithmOptions parameters;  // {dims: 2x2}
+  std::string label;           // "ddl 2x2"
   int ranks = 0;
+  int hosts = 0;         // nodes (ddlsim) or machines (ddlrun)
+  int ranksPerHost = 0;  // the most ranks on one of them
   std::string type;
   double busFactor = 0;  // nccl-tests' bus bandwidth factor for this collective and rank count
   std::vector<CollectiveSweepRow> rows;

@@ -1,5 +1,6 @@
 #include "algorithms/io/results_json.hpp"
 
+#include "algorithms/io/run_description_json.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -16,7 +17,11 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                              {"busbw_Bps", c.busbwBps}});
     points.push_back({{"configuration", point.configuration},
                       {"gpus", point.gpus},
-                      {"algorithm", point.algorithm},
+                      {"hosts", point.hosts},
+                      {"ranks_per_host", point.ranksPerHost},
+                      {"algorithm", point.algorithmName},
+                      {"parameters", algorithmParametersToJson(point.parameters)},
+                      {"label", point.label},
                       {"batch_per_gpu", point.batchPerGpu},
                       {"iteration_s", point.iterationSeconds},
                       {"compute_s", point.computeSeconds},
@@ -25,17 +30,20 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                       {"exposed_comm_s", point.exposedCommunicationSeconds()},
                       {"collectives", std::move(collectives)}});
   }
-  nlohmann::json document = {{"source", results.source}, {"scenario", results.scenario}, {"topology", results.topology},
+  nlohmann::json document = {{"source", results.source}, {"run", runDescriptionToJson(results.run)},
+                             {"scenario", results.scenario}, {"topology", results.topology},
                              {"model", results.model},   {"gpu", results.gpu},           {"points", std::move(points)}};
+  if (results.topology.empty()) document.erase("topology");  // ddlrun's points ran on the job's machines
   requireFiniteNumbers(document, "the results");
   return document;
 }
 
 ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& source) {
   const JsonReader root(source);
-  root.allowOnly(json, {"source", "scenario", "topology", "model", "gpu", "points"});
+  root.allowOnly(json, {"source", "run", "scenario", "topology", "model", "gpu", "points"});
   ScalingResults results;
   results.source = root.stringAt(json, "source");
+  results.run = runDescriptionFromJson(root.at("run"), root.member(json, "run"));
   for (auto [field, key] : {std::pair{&results.scenario, "scenario"}, {&results.topology, "topology"},
                             {&results.model, "model"}, {&results.gpu, "gpu"}})
     if (root.has(json, key)) *field = root.stringAt(json, key);
@@ -44,12 +52,16 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
   for (std::size_t i = 0; i < points.size(); ++i) {
     const JsonReader p = pointsReader.at(i);
     const auto& entry = points[i];
-    p.allowOnly(entry, {"configuration", "gpus", "algorithm", "batch_per_gpu", "iteration_s", "compute_s", "images_per_s",
-                        "efficiency", "exposed_comm_s", "collectives"});
+    p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
+                        "iteration_s", "compute_s", "images_per_s", "efficiency", "exposed_comm_s", "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
-    point.algorithm = p.stringAt(entry, "algorithm");
+    point.hosts = static_cast<int>(p.integerAt(entry, "hosts", 1, 1 << 24));
+    point.ranksPerHost = static_cast<int>(p.integerAt(entry, "ranks_per_host", 1, 1 << 24));
+    point.algorithmName = p.stringAt(entry, "algorithm");
+    point.parameters = algorithmParametersFromJson(p.at("parameters"), p.member(entry, "parameters"));
+    point.label = p.stringAt(entry, "label");
     point.batchPerGpu = static_cast<int>(p.integerAt(entry, "batch_per_gpu", 0, 1 << 24));
     point.iterationSeconds = p.numberAt(entry, "iteration_s", 0, 1e9);
     point.computeSeconds = p.numberAt(entry, "compute_s", 0, 1e9);

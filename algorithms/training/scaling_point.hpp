@@ -3,8 +3,11 @@
 // analysis never cares where a number came from (DESIGN.md, "Results"). Weak scaling: every GPU keeps
 // its batch, and efficiency is the one-GPU iteration time over the N-GPU one.
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "algorithms/collectives/algorithm_options.hpp"
 
 namespace ddl {
 
@@ -16,10 +19,31 @@ struct CollectiveMeasurement {
   double busbwBps = 0;  // algbw x nccl-tests' bus factor
 };
 
+// Who wrote a results file and how, so that analysis joins only points that describe the same run.
+struct RunDescription {
+  std::string tool;       // "ddlsim" or "ddlrun"
+  std::string version;    // ddlscale's
+  std::string commit;     // git describe of the build, or "unknown"
+  std::string transport;  // "simulated", or ddlrun's --transport
+  std::optional<double> computeScale;    // scaling studies: what the model's compute times were multiplied by
+  std::optional<std::string> precision;  // scaling studies: the gradients' element type ("fp32")
+};
+
+// The gradients' precision by their element size: "fp32" for 4 bytes, "fp64" for 8, "16-bit" for 2 (fp16 and
+// bf16 have the same size, and only the size is modelled).
+std::string precisionName(int elementBytes);
+
+// The RunDescription of this build of `tool`.
+RunDescription describeRun(const std::string& tool, const std::string& transport);
+
 struct ScalingPoint {
   std::string configuration;  // what was held fixed: scenario, cluster, model
   int gpus = 0;
-  std::string algorithm;      // "ddl 4x16x4"
+  int hosts = 0;              // nodes (ddlsim) or machines (ddlrun: distinct host names and network namespaces)
+  int ranksPerHost = 0;       // the most ranks on one of them
+  std::string algorithmName;  // "ddl"
+  AlgorithmOptions parameters;  // its options at this GPU count: {dims: 4x16x4}
+  std::string label;          // both, for tables: "ddl 4x16x4"
   int batchPerGpu = 0;
   double iterationSeconds = 0;
   double computeSeconds = 0;  // the same iteration on one GPU, with no communication
@@ -33,6 +57,7 @@ struct ScalingPoint {
 
 struct ScalingResults {
   std::string source;    // "ddlsim" or "ddlrun"
+  RunDescription run;
   std::string scenario;
   std::string topology;
   std::string model;

@@ -86,6 +86,7 @@ void BenchCommand::check() {
                                               std::string(transport.name));
   }
   bench_.baseline = !baseline_.empty();
+  bench_.transport = transport.name;
 
   const auto largest = static_cast<double>(bench_.sizes.back());
   // Each rank holds nccl-tests' two buffers (out of place reads one and writes the other) and as much again

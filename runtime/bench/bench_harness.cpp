@@ -14,6 +14,7 @@
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/bench/bench_table.hpp"
 #include "runtime/fault_injection.hpp"
+#include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "common/output_file.hpp"
 
@@ -63,10 +64,21 @@ std::string describeRank(const Transport& transport) {
   return text;
 }
 
-void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, int ranks, const std::string& algorithm,
+void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, int ranks, const JobHosts& hosts,
                const std::string& baselineLibrary) {
-  CollectiveSweep sweep{"ddlrun bench", options.configuration, std::string(toString(options.collective)), algorithm,
-                        ranks, std::string(toString(options.type)), busBandwidthFactor(options.collective, ranks), {}};
+  CollectiveSweep sweep;
+  sweep.source = "ddlrun bench";
+  sweep.run = describeRun("ddlrun", options.transport);
+  sweep.configuration = options.configuration;
+  sweep.collective = toString(options.collective);
+  sweep.algorithmName = std::string(options.algorithm->name);
+  sweep.parameters = options.algorithmOptions;
+  sweep.label = options.algorithm->description(options.algorithmOptions);
+  sweep.ranks = ranks;
+  sweep.hosts = hosts.hosts;
+  sweep.ranksPerHost = hosts.ranksPerHost;
+  sweep.type = toString(options.type);
+  sweep.busFactor = busBandwidthFactor(options.collective, ranks);
   for (const BenchRow& row : rows) {
     CollectiveSweepRow entry{row.bytes, row.count, {row.inPlace.seconds, row.inPlace.wrong}, std::nullopt, std::nullopt, ""};
     entry.outOfPlace = CollectiveTime{row.outOfPlace.seconds, row.outOfPlace.wrong};
@@ -121,6 +133,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   TransportBuffer input(transport, largest), output(transport, largest);
   const bool table = options.format == BenchOptions::Format::Table;
   const std::vector<std::string> rankLines = world.gatherText(describeRank(transport));
+  const JobHosts hosts = jobHosts(world);
 
   std::vector<BenchRow> rows;
   std::int64_t totalWrong = 0;
@@ -175,7 +188,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   }
 
   if (rank == 0) {
-    if (options.format == BenchOptions::Format::Json) writeJson(options, rows, ranks, algorithm, baselineLibrary);
+    if (options.format == BenchOptions::Format::Json) writeJson(options, rows, ranks, hosts, baselineLibrary);
     else if (options.format == BenchOptions::Format::Csv) writeCsv(options, rows, ranks, baselineLibrary);
     else std::fputs(benchTableFooter(options, rows, ranks).c_str(), stdout);
   }

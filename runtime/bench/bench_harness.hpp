@@ -27,6 +27,7 @@ struct BenchOptions {
   enum class Format { Table, Csv, Json } format = Format::Table;
   std::string out;
   std::string configuration;  // a label for the results, to join them with predictions
+  std::string transport;      // --transport, for the results
   bool baseline = false;      // also run the transport's library's own collective (RankContext::library)
   RunOptions run;
 };

@@ -28,7 +28,7 @@ TrainCommand::TrainCommand(CLI::App& app)
 
 void TrainCommand::check() {
   train_.run = flags_.run();
-  flags_.transport();  // an unknown transport fails here, before MPI starts
+  train_.transport = flags_.transport().name;  // an unknown transport fails here, before MPI starts
   scenario_.emplace(loadScenario(train_.scenario));
   const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
   // The gradients and as much again in receive staging, on each rank of this machine.

@@ -11,6 +11,7 @@
 #include "algorithms/io/results_json.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/fault_injection.hpp"
+#include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -95,7 +96,9 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   ScalingPoint& point = measured.point;
   point.configuration = options.configuration.empty() ? scenario.name : options.configuration;
   point.gpus = ranks;
-  point.algorithm = algorithm.description(algorithmOptions);
+  point.algorithmName = choice.name;
+  point.parameters = algorithmOptions;
+  point.label = algorithm.description(algorithmOptions);
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = median(iterations);
   point.computeSeconds = workload.computeSeconds();
@@ -119,6 +122,12 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   const IterationPlan plan = scenario.iterationPlan(options.computeScale);
 
   ScalingResults results = emptyResults(scenario, "ddlrun");
+  // It ran on this job's machines, not on the scenario's cluster.
+  results.topology.clear();
+  results.run = describeRun("ddlrun", options.transport);
+  results.run.computeScale = options.computeScale;
+  results.run.precision = precisionName(plan.workload().elementBytes);
+  const JobHosts hosts = jobHosts(context.world);
   std::int64_t wrong = 0;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
@@ -130,10 +139,12 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
       transport.abortJob("training iteration with " + choice.name + ": " + error.what());
     }
     wrong += measured.wrong;
+    measured.point.hosts = hosts.hosts;
+    measured.point.ranksPerHost = hosts.ranksPerHost;
     results.points.push_back(measured.point);
     if (rank == 0 && !options.json)
       std::printf("%6d  %-36s %10.3f ms  efficiency %5.1f%%  exposed %8.3f ms  %s\n", measured.point.gpus,
-                  measured.point.algorithm.c_str(), measured.point.iterationSeconds * 1e3, 100 * measured.point.efficiency(),
+                  measured.point.label.c_str(), measured.point.iterationSeconds * 1e3, 100 * measured.point.efficiency(),
                   measured.point.exposedCommunicationSeconds() * 1e3, measured.wrong == 0 ? "sums exact" : "WRONG SUMS");
   }
   if (rank == 0 && (options.json || !options.out.empty()))

@@ -21,6 +21,7 @@ struct TrainOptions {
   bool json = false;
   std::string out;
   std::string configuration;  // the points' label; the scenario's name if empty
+  std::string transport;      // --transport, for the results
   RunOptions run;
 };
 

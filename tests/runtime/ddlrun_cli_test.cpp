@@ -122,7 +122,14 @@ TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {
   const nlohmann::json json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["source"], "ddlrun");
   ASSERT_EQ(json["points"].size(), 2u);
-  EXPECT_EQ(json["points"][1]["algorithm"], "ddl 2");
+  EXPECT_EQ(json["run"]["tool"], "ddlrun");
+  EXPECT_EQ(json["run"]["transport"], "mpi");
+  EXPECT_EQ(json["run"]["compute_scale"], 0.01);
+  EXPECT_FALSE(json.contains("topology")) << "it ran on this machine, not on the scenario's cluster";
+  EXPECT_EQ(json["points"][1]["algorithm"], "ddl");
+  EXPECT_EQ(json["points"][1]["label"], "ddl 2");
+  EXPECT_EQ(json["points"][1]["hosts"], 1);
+  EXPECT_EQ(json["points"][1]["ranks_per_host"], 2);
   for (const auto& point : json["points"]) {
     EXPECT_EQ(point["gpus"], 2);
     EXPECT_GE(point["iteration_s"].get<double>(), point["compute_s"].get<double>());

@@ -26,12 +26,26 @@ TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
   const nlohmann::json json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["source"], "ddlsim");
+  EXPECT_EQ(json["run"]["tool"], "ddlsim");
+  EXPECT_EQ(json["run"]["transport"], "simulated");
+  EXPECT_EQ(json["run"]["compute_scale"], 1.0);
+  EXPECT_EQ(json["run"]["precision"], "fp32");
+  EXPECT_FALSE(json["run"]["version"].get<std::string>().empty());
+  EXPECT_FALSE(json["run"]["commit"].get<std::string>().empty());
   ASSERT_EQ(json["points"].size(), 6u);
   for (const auto& point : json["points"])
-    for (const char* key : {"gpus", "algorithm", "iteration_s", "images_per_s", "efficiency", "exposed_comm_s", "collectives"})
+    for (const char* key : {"gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "iteration_s",
+                            "images_per_s", "efficiency", "exposed_comm_s", "collectives"})
       EXPECT_TRUE(point.contains(key)) << key;
   EXPECT_DOUBLE_EQ(json["points"][0]["efficiency"].get<double>(), 1.0);
-  EXPECT_EQ(json["points"][2]["algorithm"], "ddl 4x4");
+  // The algorithm and its parameters apart, so that a scaling curve is one series; the label has both.
+  const nlohmann::json& point = json["points"][2];
+  EXPECT_EQ(point["algorithm"], "ddl");
+  EXPECT_EQ(point["parameters"], nlohmann::json::parse(R"({"dims": [4, 4]})"));
+  EXPECT_EQ(point["label"], "ddl 4x4");
+  // 16 Minsky GPUs: 4 nodes of 4.
+  EXPECT_EQ(point["hosts"], 4);
+  EXPECT_EQ(point["ranks_per_host"], 4);
 }
 
 TEST_F(DdlsimSimulate, APointTwoEntriesShareIsSimulatedOnce) {
@@ -44,7 +58,7 @@ TEST_F(DdlsimSimulate, APointTwoEntriesShareIsSimulatedOnce) {
   const nlohmann::json json = nlohmann::json::parse(result.out);
   std::vector<std::string> points;
   for (const auto& point : json["points"])
-    points.push_back(std::to_string(point["gpus"].get<int>()) + " " + point["algorithm"].get<std::string>());
+    points.push_back(std::to_string(point["gpus"].get<int>()) + " " + point["label"].get<std::string>());
   EXPECT_EQ(points, (std::vector<std::string>{"1 ddl 1", "8 ddl 4x2", "16 ddl 4x4", "8 ddl 2x4", "16 ddl 2x8"}));
 }
 

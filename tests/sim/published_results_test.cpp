@@ -22,7 +22,7 @@ Scenario shipped(const std::string& name) {
 std::map<std::pair<std::string, int>, double> efficiencies(const Scenario& scenario) {
   std::map<std::pair<std::string, int>, double> byPoint;
   for (const ScalingPoint& point : simulateScenario(scenario).points)
-    byPoint[{point.algorithm.substr(0, point.algorithm.find(' ')), point.gpus}] = point.efficiency();
+    byPoint[{point.label.substr(0, point.label.find(' ')), point.gpus}] = point.efficiency();
   return byPoint;
 }
 
@@ -30,9 +30,9 @@ void expectFullAtOneGpuAndNonIncreasing(const Scenario& scenario) {
   const ScalingResults results = simulateScenario(scenario);
   std::map<std::string, double> previous;
   for (const ScalingPoint& point : results.points) {
-    EXPECT_TRUE(point.gpus != 1 || std::abs(point.efficiency() - 1) < 1e-12) << scenario.name << " " << point.algorithm;
-    auto [it, first] = previous.try_emplace(point.algorithm.substr(0, point.algorithm.find(' ')), point.efficiency());
-    EXPECT_LE(point.efficiency(), it->second + 1e-12) << scenario.name << " " << point.algorithm << " at " << point.gpus;
+    EXPECT_TRUE(point.gpus != 1 || std::abs(point.efficiency() - 1) < 1e-12) << scenario.name << " " << point.label;
+    auto [it, first] = previous.try_emplace(point.label.substr(0, point.label.find(' ')), point.efficiency());
+    EXPECT_LE(point.efficiency(), it->second + 1e-12) << scenario.name << " " << point.label << " at " << point.gpus;
     it->second = point.efficiency();
   }
 }
