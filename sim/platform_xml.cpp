@@ -1,5 +1,7 @@
 #include "sim/platform_xml.hpp"
 
+#include "sim/network_model.hpp"
+
 #include <iomanip>
 #include <set>
 
@@ -48,7 +50,12 @@ class XmlWriter {
 void writeSimGridXml(std::ostream& out, const PlatformDescription& platform, double hostSpeed, int coresPerHost) {
   out << std::setprecision(17);
   out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      << "<platform version=\"4.1\">\n  <zone id=\"cluster\" routing=\"Full\">\n";
+      << "<platform version=\"4.1\">\n";
+  // ddlsim's network model, which plain SimGrid applies when it loads the file.
+  out << "  <config>\n";
+  for (const SimGridSetting& setting : kNetworkModel)
+    out << "    <prop id=\"" << setting.name << "\" value=\"" << setting.value << "\"/>\n";
+  out << "  </config>\n  <zone id=\"cluster\" routing=\"Full\">\n";
   for (Rank rank = 0; rank < platform.hosts(); ++rank)
     out << "    <host id=\"" << platform.hostName(rank) << "\" speed=\"" << hostSpeed << "f\" core=\"" << coresPerHost
         << "\"/>\n";

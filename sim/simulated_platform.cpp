@@ -1,5 +1,7 @@
 #include "sim/simulated_platform.hpp"
 
+#include "sim/network_model.hpp"
+
 #include <cmath>
 
 #include <xbt/log.h>
@@ -26,9 +28,8 @@ void configureSimGridOnce() {
   // ddlsim reports what goes wrong itself, in its own words.
   xbt_log_control_set("root.thresh:critical");
   xbt_log_control_set("root.app:file:/dev/null");
-  sg4::Engine::set_config("network/model:CM02");
-  sg4::Engine::set_config("network/crosstraffic:0");
-  sg4::Engine::set_config("network/TCP-gamma:0");
+  for (const SimGridSetting& setting : kNetworkModel)
+    sg4::Engine::set_config(std::string(setting.name) + ":" + setting.value);
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
 // The SimGrid platform file ddlsim exports is the cluster ddlsim simulates: loaded into SimGrid, a message
 // between two GPUs of different nodes takes the route's latency plus its size over its narrowest link.
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <simgrid/s4u.hpp>
@@ -44,6 +48,51 @@ TEST(PlatformXml, LoadsIntoSimGridWithTheSameRoutes) {
   });
   engine->run();
   EXPECT_NEAR(arrived - start, latency + bytes / bandwidth, 1e-12);
+}
+
+// Simulated seconds of a `bytes` transfer from `from` to `to` in plain SimGrid, run as its own process.
+double plainSimGridTransfer(const std::string& platform, const std::string& from, const std::string& to, double bytes) {
+  const std::string command = std::string(PLAIN_SIMGRID_TRANSFER) + " " + platform + " " + from + " " + to + " " +
+                              std::to_string(bytes) + " 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  char line[64] = "";
+  const bool read = std::fgets(line, sizeof line, pipe) != nullptr;
+  return pclose(pipe) == 0 && read ? std::atof(line) : -1;
+}
+
+TEST(PlatformXml, PlainSimGridTimesATransferAsDdlsimDoes) {
+  // The export carries ddlsim's network model, so SimGrid without ddlsim gives the route's latency plus
+  // 1 GB over its narrowest link, which is what ddlsim simulates, within 0.1%.
+  const Cluster cluster(loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/minsky-p100-ib-edr.json"), 8,
+                        Placement::Packed);
+  const std::string path = testing::TempDir() + "/minsky-plain.xml";
+  {
+    std::ofstream file(path);
+    writeSimGridXml(file, cluster, SimulatedPlatform::kHostSpeed, 1024);
+  }
+  double latency = 0;
+  double bandwidth = 1e300;
+  for (const RouteHop& hop : cluster.route(1, 6)) {
+    latency += cluster.link(hop.link).latencySeconds;
+    bandwidth = std::min(bandwidth, cluster.link(hop.link).bandwidthBps);
+  }
+  const double bytes = 1e9;
+  const double expected = latency + bytes / bandwidth;
+  const double plain = plainSimGridTransfer(path, cluster.hostName(1), cluster.hostName(6), bytes);
+  ASSERT_GT(plain, 0) << "plain_simgrid_transfer failed on " << path;
+  EXPECT_NEAR(plain, expected, 1e-3 * expected);
+
+  // Without the <config>, SimGrid's default model (LV08) is visibly slower: the test above would notice a
+  // file that lost it.
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.erase(text.find("  <config>"), text.find("</config>\n") + 10 - text.find("  <config>"));
+  const std::string bare = testing::TempDir() + "/minsky-bare.xml";
+  std::ofstream(bare) << text;
+  const double unconfigured = plainSimGridTransfer(bare, cluster.hostName(1), cluster.hostName(6), bytes);
+  ASSERT_GT(unconfigured, 0);
+  EXPECT_GT(unconfigured, expected * 1.01);
 }
 
 }  // namespace
