@@ -171,7 +171,7 @@ Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJso
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
-                        "overlap_backward", "gpus", "placement", "algorithms"});
+                        "overlap_backward", "gpus", "placement", "algorithms", "published"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
@@ -223,6 +223,23 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
       scenario.placement = Placement::RoundRobin;
     } else {
       root.at("placement").fail("'" + placement + "' is not packed or round-robin");
+    }
+  }
+
+  if (root.has(json, "published")) {
+    const JsonReader published = root.at("published");
+    const auto& entries = published.array(json["published"]);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const JsonReader reader = published.at(i);
+      const auto& entry = reader.object(entries[i]);
+      reader.allowOnly(entry, {"gpus", "efficiency", "images_per_s", "label", "source"});
+      PublishedPoint point;
+      point.gpus = static_cast<int>(reader.integerAt(entry, "gpus", 1, kMaxRanks));
+      point.efficiency = reader.numberAt(entry, "efficiency", 0, 1.5);
+      if (reader.has(entry, "images_per_s")) point.imagesPerSecond = reader.numberAt(entry, "images_per_s", 0, 1e12);
+      point.label = reader.stringAt(entry, "label");
+      point.source = reader.stringAt(entry, "source");
+      scenario.published.push_back(point);
     }
   }
 

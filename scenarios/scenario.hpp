@@ -33,6 +33,15 @@ struct ScenarioAlgorithm {
   std::string path;  // where it sits in the file, for messages
 };
 
+// A result someone published for the experiment a scenario models, to set predictions beside (plots, tables).
+struct PublishedPoint {
+  int gpus = 0;
+  double efficiency = 0;                // scaling efficiency, 0..1, against the publication's own baseline
+  std::optional<double> imagesPerSecond;
+  std::string label;                    // "PowerAI DDL (Caffe), ResNet-50"
+  std::string source;                   // where it was read: "arXiv 1708.02188"
+};
+
 struct Scenario {
   std::string name;
   std::string path;
@@ -45,6 +54,7 @@ struct Scenario {
   std::vector<int> gpuCounts;
   Placement placement = Placement::Packed;
   std::vector<ScenarioAlgorithm> algorithms;
+  std::vector<PublishedPoint> published;  // optional
 
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,7 @@
 #include "common/invalid_argument.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
+#include "sim/scaling_plot.hpp"
 #include "sim/scenario_sweep.hpp"
 
 namespace ddl {
@@ -22,6 +24,7 @@ struct Arguments {
   bool json = false;
   bool csv = false;
   std::string out;
+  std::string plot;
   double computeScale = 1;
 };
 
@@ -55,6 +58,8 @@ int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   const Scenario scenario = loadScenario(args.scenario);
   requireScenarioMemory(scenario, args.computeScale);
+  std::optional<ScalingPlotter> plotter;
+  if (!args.plot.empty()) plotter = findScalingPlotter(args.plot);  // before any simulation
   const auto start = std::chrono::steady_clock::now();
   const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -72,6 +77,14 @@ int run(const Arguments& args) {
       writeTable(out, scenario, results, args.computeScale);
     }
   });
+  if (plotter) {
+    try {
+      plotScaling(*plotter, resultsToJson(results), args.scenario, args.plot);
+    } catch (const std::runtime_error& error) {
+      std::fprintf(stderr, "ddlsim: %s\n", error.what());
+      return 1;
+    }
+  }
   return 0;
 }
 
@@ -83,6 +96,10 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
   app.add_flag("--json", args->json, "Write the results as JSON ({\"points\": [...]})");
   app.add_flag("--csv", args->csv, "Write the results as CSV");
   app.add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
+  app.add_option("--plot", args->plot,
+                 "Also draw efficiency and images/s against GPUs, with the scenario's published points, into this "
+                 ".png, .svg or .pdf (analysis/plot_scaling; needs matplotlib)")
+      ->check(writableFile());
   app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
       ->check(finiteIn(1e-6, 1000))
       ->capture_default_str();
