@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,7 @@
 #include "common/output_file.hpp"
 #include "common/invalid_argument.hpp"
 #include "algorithms/io/algorithm_flags.hpp"
+#include "algorithms/io/schedule_file.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/human_units.hpp"
 #include "sim/simulation_memory.hpp"
@@ -33,6 +35,7 @@ struct Arguments {
   bool json = false;
   std::string configuration;
   std::string out;
+  std::string scheduleFile;
   CLI::App* command = nullptr;
 };
 
@@ -52,14 +55,32 @@ std::vector<std::int64_t> sizesOf(const Arguments& args) {
   return sweepByteSizes(low, high, args.factor, args.elementBytes);
 }
 
+// --schedule FILE: the file gives the algorithm, the ranks, the size and the element size.
+Schedule loadScheduleFile(Arguments& args) {
+  args.algorithm.requireNoneGiven("--schedule");
+  for (const char* option : {"--bytes", "--min-bytes", "--max-bytes", "--element-bytes"})
+    if (args.command->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
+  Schedule schedule = loadVerifiedSchedule(args.scheduleFile, "--schedule");
+  if (args.command->count("--gpus") && args.gpus != schedule.ranks())
+    throw InvalidArgument("--gpus", std::to_string(args.gpus) + ", but " + args.scheduleFile + " is a schedule for " +
+                                        std::to_string(schedule.ranks()) + " ranks");
+  args.gpus = schedule.ranks();
+  args.elementBytes = schedule.spec().elementBytes;
+  return schedule;
+}
+
 int run(Arguments& args) {
-  if (!args.command->count("--gpus")) throw InvalidArgument("--gpus", "required");
-  const std::vector<std::int64_t> sizes = sizesOf(args);
-  const AlgorithmDefinition& algorithm = args.algorithm.algorithm();
-  const CollectiveKind kind = args.algorithm.collective();
-  const AlgorithmOptions options = args.algorithm.options();
+  std::optional<Schedule> file;
+  if (!args.scheduleFile.empty()) file.emplace(loadScheduleFile(args));
+  if (!args.command->count("--gpus") && !file) throw InvalidArgument("--gpus", "required");
+  const std::vector<std::int64_t> sizes =
+      file ? std::vector<std::int64_t>{file->spec().elements * file->spec().elementBytes} : sizesOf(args);
+  const AlgorithmDefinition* algorithm = file ? nullptr : &args.algorithm.algorithm();
+  const CollectiveKind kind = file ? file->spec().kind : args.algorithm.collective();
+  const AlgorithmOptions options = file ? AlgorithmOptions{} : args.algorithm.options();
   // Bad options, and a case too large for this machine, fail before any output.
-  const Schedule largest = args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
+  const Schedule largest =
+      file ? *file : args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
   requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
                           "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
@@ -69,16 +90,18 @@ int run(Arguments& args) {
   sweep.run = describeRun("ddlsim", "simulated");
   sweep.configuration = args.configuration;
   sweep.collective = toString(kind);
-  sweep.algorithmName = std::string(algorithm.name);
+  // A schedule file's algorithm is the file; its label is the description it carries.
+  sweep.algorithmName = algorithm ? std::string(algorithm->name) : "schedule file";
   sweep.parameters = options;
-  sweep.label = algorithm.description(options);
+  sweep.label = algorithm ? algorithm->description(options) : file->description();
   sweep.ranks = args.gpus;
   sweep.hosts = cluster.nodes();
   sweep.ranksPerHost = cluster.ranksOnBusiestNode();
   sweep.type = args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte";
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
-    const Schedule schedule = makeSchedule(algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
+    const Schedule schedule =
+        file ? *file : makeSchedule(*algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {simulateCollective(schedule, cluster, args.runs).seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
@@ -113,6 +136,11 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("--topology", args->topology.topology(), "Topology: a name under topologies/ or a file");
   args->topology.addTo(command);
   command->add_option("--gpus", args->gpus, "Number of GPUs (ranks)")->check(CLI::Range(1, kMaxRanks));
+  command->add_option("--schedule", args->scheduleFile,
+                      "Simulate the schedule in this file (ddlsim schedule --json writes one; ddlrun bench --schedule "
+                      "runs it) instead of an algorithm: it gives the ranks, the size and the element size, and is "
+                      "verified first")
+      ->check(readableFile());
   command->add_option("--bytes", args->bytes, "Buffer size in bytes (K, M, G suffixes)")->capture_default_str();
   command->add_option("-b,--min-bytes", args->minBytes, "Sweep sizes from this ...");
   command->add_option("-e,--max-bytes", args->maxBytes, "... to this ...");

@@ -20,6 +20,12 @@ class AlgorithmFlags {
   void addTo(CLI::App* command);
 
   bool algorithmGiven() const { return command_->count("--algorithm") > 0; }
+  // InvalidArgument naming the first of these options given, where a schedule file gives the schedule instead.
+  void requireNoneGiven(const std::string& becauseOf) const {
+    for (const char* option : {"--algorithm", "--collective", "--dims", "--ranks-per-node", "--inner", "--chunk-bytes"})
+      if (command_->count(option) > 0)
+        throw InvalidArgument(option, "cannot be combined with " + becauseOf + ": the file gives the schedule");
+  }
   // The chosen algorithm; InvalidArgument naming the option if unknown.
   const AlgorithmDefinition& algorithm() const;
   CollectiveKind collective() const;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
 #include "common/machine_memory.hpp"
@@ -16,6 +17,11 @@ namespace ddl {
 BenchCommand::BenchCommand(CLI::App& app)
     : DdlrunCommand(app, "bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).") {
   algorithm_.addTo(command_);
+  command_->add_option("--schedule", scheduleFile_,
+                       "Run the schedule in this file (ddlsim schedule --json writes one; ddlsim collective --schedule "
+                       "simulates it) instead of an algorithm: it gives the collective, the ranks and the size, and is "
+                       "verified before any rank runs it")
+      ->check(readableFile());
   command_->add_option("-b,--min-bytes", minBytes_, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
   command_->add_option("-e,--max-bytes", maxBytes_, "Largest buffer")->capture_default_str();
   command_->add_option("-f,--factor", factor_, "Size multiplier between rows")->check(finiteIn(1, 1024))->capture_default_str();
@@ -54,9 +60,18 @@ BenchCommand::BenchCommand(CLI::App& app)
 }
 
 void BenchCommand::check() {
-  bench_.collective = algorithm_.collective();
-  bench_.algorithm = &algorithm_.algorithm();
-  bench_.algorithmOptions = algorithm_.options();
+  if (!scheduleFile_.empty()) {
+    // The file gives the collective, the ranks and the one size; it is verified before any rank runs it.
+    algorithm_.requireNoneGiven("--schedule");
+    for (const char* option : {"--min-bytes", "--max-bytes", "--factor"})
+      if (command_->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
+    bench_.schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(scheduleFile_, "--schedule"));
+    bench_.collective = bench_.schedule->spec().kind;
+  } else {
+    bench_.collective = algorithm_.collective();
+    bench_.algorithm = &algorithm_.algorithm();
+    bench_.algorithmOptions = algorithm_.options();
+  }
   const auto type = parseDataType(type_);
   if (!type)
     throw InvalidArgument("--type", "'" + type_ + "' is not float32, float64, bfloat16 or float16 (nccl-tests: float, double, "
@@ -68,8 +83,17 @@ void BenchCommand::check() {
   bench_.type = *type;
   const auto elementBytes = static_cast<int>(sizeOf(bench_.type));
   bench_.factor = factor_;
-  bench_.sizes = sweepByteSizes(parseByteSize(minBytes_, "--min-bytes"), parseByteSize(maxBytes_, "--max-bytes"), factor_,
-                                elementBytes);
+  if (bench_.schedule) {
+    const CollectiveSpec& spec = bench_.schedule->spec();
+    if (spec.elementBytes != elementBytes)
+      throw InvalidArgument("--type", std::string(toString(bench_.type)) + " has " + std::to_string(elementBytes) +
+                                          "-byte elements; " + scheduleFile_ + " is a schedule of " +
+                                          std::to_string(spec.elementBytes) + "-byte elements");
+    bench_.sizes = {spec.elements * spec.elementBytes};
+  } else {
+    bench_.sizes = sweepByteSizes(parseByteSize(minBytes_, "--min-bytes"), parseByteSize(maxBytes_, "--max-bytes"), factor_,
+                                  elementBytes);
+  }
   if (csv_ && json_) throw InvalidArgument("--csv", "choose one of --csv and --json");
   bench_.format = json_ ? BenchOptions::Format::Json : csv_ ? BenchOptions::Format::Csv : BenchOptions::Format::Table;
   if (!bench_.out.empty() && !csv_ && !json_) throw InvalidArgument("--out", "only with --csv or --json");
@@ -99,11 +123,18 @@ void BenchCommand::check() {
 void BenchCommand::checkForJob(int mpiRanks) {
   const TransportEntry& transport = flags_.transport();
   ranks_ = checkJob(transport, flags_.job(nullptr), mpiRanks);
+  const std::string ranksFlag = transport.inOneProcess ? "--ranks" : "mpirun -np";
+  if (bench_.schedule) {
+    if (bench_.schedule->ranks() != ranks_)
+      throw InvalidArgument(ranksFlag, std::to_string(ranks_) + " ranks, but " + scheduleFile_ + " is a schedule for " +
+                                           std::to_string(bench_.schedule->ranks()));
+    return;
+  }
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
   // chunks too small for the largest buffer.
   algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
                        static_cast<int>(sizeOf(bench_.type))},
-                      transport.inOneProcess ? "--ranks" : "mpirun -np");
+                      ranksFlag);
 }
 
 int BenchCommand::launch(SilenceWatchdog* watchdog) {

@@ -16,6 +16,7 @@ class BenchCommand final : public DdlrunCommand {
 
  private:
   AlgorithmFlags algorithm_;
+  std::string scheduleFile_;
   std::string minBytes_ = "1K", maxBytes_ = "64M", type_ = "float32", op_ = "sum", baseline_;
   int blocking_ = 1;
   double factor_ = 2;

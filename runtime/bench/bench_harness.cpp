@@ -54,6 +54,11 @@ std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& colle
   return world.sumOverRanks(wrong);
 }
 
+// "ddl 2x2", or what a schedule file says of itself.
+std::string describeAlgorithm(const BenchOptions& options) {
+  return options.schedule ? options.schedule->description() : options.algorithm->description(options.algorithmOptions);
+}
+
 // "Pid  12345 on    myhost device  0 [0000:04:00] NVIDIA H200", this rank's line of the table's header.
 std::string describeRank(const Transport& transport) {
   char host[256] = "unknown";
@@ -71,9 +76,9 @@ void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, i
   sweep.run = describeRun("ddlrun", options.transport);
   sweep.configuration = options.configuration;
   sweep.collective = toString(options.collective);
-  sweep.algorithmName = std::string(options.algorithm->name);
+  sweep.algorithmName = options.algorithm ? std::string(options.algorithm->name) : "schedule file";
   sweep.parameters = options.algorithmOptions;
-  sweep.label = options.algorithm->description(options.algorithmOptions);
+  sweep.label = describeAlgorithm(options);
   sweep.ranks = ranks;
   sweep.hosts = hosts.hosts;
   sweep.ranksPerHost = hosts.ranksPerHost;
@@ -125,7 +130,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   const int ranks = world.size();
   const BenchCollective& collective = benchCollective(options.collective);
   const std::size_t elementBytes = sizeOf(options.type);
-  const std::string algorithm = options.algorithm->description(options.algorithmOptions);
+  const std::string algorithm = describeAlgorithm(options);
   ProgramRunner runner(transport, options.run);
   const auto largest = static_cast<std::size_t>(options.sizes.back()) + elementBytes;
   // nccl-tests' sendbuff and recvbuff: out of place reads `input` and leaves its result in `output`; in place
@@ -141,10 +146,11 @@ int runBench(const BenchOptions& options, RankContext& context) {
   for (const std::int64_t bytes : options.sizes) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
     const std::size_t countBytes = static_cast<std::size_t>(count) * elementBytes;
-    const Program program = makeSchedule(*options.algorithm,
-                                         {options.collective, ranks, count, static_cast<int>(elementBytes)},
-                                         options.algorithmOptions)
-                                .program(rank);
+    const Program program = options.schedule ? options.schedule->program(rank)
+                                             : makeSchedule(*options.algorithm,
+                                                            {options.collective, ranks, count, static_cast<int>(elementBytes)},
+                                                            options.algorithmOptions)
+                                                   .program(rank);
     freezeIfAsked("setup", rank);
     reserveChannels(context.world, context.transport, std::span(&program, 1));
     BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}};

@@ -4,10 +4,12 @@
 // collectives plug in through BenchCollective, transports and worlds through RankContext.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/schedule/schedule.hpp"
 #include "runtime/data_type.hpp"
 #include "runtime/program_runner.hpp"
 #include "runtime/rank_context.hpp"
@@ -16,8 +18,9 @@ namespace ddl {
 
 struct BenchOptions {
   CollectiveKind collective = CollectiveKind::Allreduce;
-  const AlgorithmDefinition* algorithm = nullptr;
+  const AlgorithmDefinition* algorithm = nullptr;  // null where a schedule file gives the schedule
   AlgorithmOptions algorithmOptions;
+  std::shared_ptr<const Schedule> schedule;  // --schedule FILE, verified: run at its one size
   std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes
   double factor = 2;                // the sweep's -f, for the table's header
   int iterations = 20;
