@@ -12,7 +12,8 @@ namespace ddl {
 namespace sg4 = simgrid::s4u;
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform) {
+                                      const AlgorithmOptions& options, const PlatformDescription& platform,
+                                      IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
   const TrainingWorkload& workload = plan.workload();
   const std::vector<GradientBucket>& buckets = plan.buckets();
@@ -38,6 +39,11 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   std::vector<double> bucketEnd(buckets.size(), start);
   ActorOutcomes outcomes(gpus);
   std::vector<sg4::SemaphorePtr> bucketFull, communicationDone;
+  // Spans of the timeline, per rank, from the iteration's start: actors of one simulation run one at a time.
+  std::vector<TimelineSpan> spans;
+  auto record = [&](Rank rank, const char* lane, std::string name, double from) {
+    if (timeline) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start});
+  };
   auto compute = [](double seconds) {
     if (seconds > 0) sg4::this_actor::execute(seconds * SimulatedPlatform::kHostSpeed);
   };
@@ -49,12 +55,18 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
     sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
       outcomes.run(rank, [&] {
         for (std::size_t b = 0; b < buckets.size(); ++b) {
+          const double from = SimulatedPlatform::now();
           compute(phases[b]);
+          if (phases[b] > 0) record(rank, "compute", computePhaseName(b, buckets.size()), from);
           bucketFull[r]->release();
         }
+        const double backwardEnd = SimulatedPlatform::now();
         compute(phases.back());
+        if (phases.back() > 0) record(rank, "compute", computePhaseName(buckets.size(), buckets.size()), backwardEnd);
         communicationDone[r]->acquire();
+        const double optimizerStart = SimulatedPlatform::now();
         compute(workload.optimizerSeconds);
+        record(rank, "compute", computePhaseName(buckets.size() + 1, buckets.size()), optimizerStart);
         end[r] = SimulatedPlatform::now();
       });
     });
@@ -63,9 +75,12 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
       outcomes.guard(rank, [&] {
         for (std::size_t b = 0; b < buckets.size(); ++b) {
           bucketFull[r]->acquire();
-          bucketStart[b] = std::min(bucketStart[b], SimulatedPlatform::now());
+          const double from = SimulatedPlatform::now();
+          bucketStart[b] = std::min(bucketStart[b], from);
           runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
           bucketEnd[b] = std::max(bucketEnd[b], SimulatedPlatform::now());
+          record(rank, "allreduce",
+                 bucketAllreduceName(b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes), from);
         }
         communicationDone[r]->release();
       });
@@ -73,6 +88,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   }
   outcomes.check(simulated.run());
 
+  if (timeline) timeline->spans.insert(timeline->spans.end(), spans.begin(), spans.end());
   IterationSimulation result;
   result.iterationSeconds = *std::max_element(end.begin(), end.end()) - start;
   for (std::size_t b = 0; b < buckets.size(); ++b) {

@@ -6,6 +6,7 @@
 
 #include "algorithms/collectives/algorithm.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/training/iteration_timeline.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "topologies/platform_description.hpp"
 
@@ -17,8 +18,10 @@ struct IterationSimulation {
   std::vector<CollectiveMeasurement> allreduces;
 };
 
-// Throws SimulationError if the simulation cannot run to its end.
+// Throws SimulationError if the simulation cannot run to its end. With `timeline`, every rank's compute
+// phases and bucket allreduces are appended to it under `group`.
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform);
+                                      const AlgorithmOptions& options, const PlatformDescription& platform,
+                                      IterationTimeline* timeline = nullptr, const std::string& group = "");
 
 }  // namespace ddl

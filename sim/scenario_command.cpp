@@ -1,6 +1,8 @@
 #include "sim/scenario_command.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -10,6 +12,8 @@
 
 #include "common/cli_checks.hpp"
 #include "algorithms/io/results_json.hpp"
+#include "algorithms/io/trace_json.hpp"
+#include "common/limits.hpp"
 #include "common/invalid_argument.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
@@ -25,8 +29,29 @@ struct Arguments {
   bool csv = false;
   std::string out;
   std::string plot;
+  std::string trace;
+  int traceGpus = 0;
+  std::string traceAlgorithm;
   double computeScale = 1;
 };
+
+// Which entry of the scenario --trace-algorithm names (the first of that name; the first entry by default),
+// and which GPU count --trace-gpus gives (the largest of the sweep by default).
+std::pair<std::size_t, int> tracedPoint(const Scenario& scenario, const Arguments& args) {
+  std::size_t entry = 0;
+  if (!args.traceAlgorithm.empty()) {
+    while (entry < scenario.algorithms.size() && scenario.algorithms[entry].name != args.traceAlgorithm) ++entry;
+    if (entry == scenario.algorithms.size())
+      throw InvalidArgument("--trace-algorithm", "'" + args.traceAlgorithm + "' is not an algorithm of " + args.scenario);
+  }
+  int gpus = *std::max_element(scenario.gpuCounts.begin(), scenario.gpuCounts.end());
+  if (args.traceGpus != 0) {
+    if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), args.traceGpus) == scenario.gpuCounts.end())
+      throw InvalidArgument("--trace-gpus", std::to_string(args.traceGpus) + " is not a GPU count of " + args.scenario);
+    gpus = args.traceGpus;
+  }
+  return {entry, gpus};
+}
 
 void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResults& results, double computeScale) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
@@ -60,6 +85,9 @@ int run(const Arguments& args) {
   requireScenarioMemory(scenario, args.computeScale);
   std::optional<ScalingPlotter> plotter;
   if (!args.plot.empty()) plotter = findScalingPlotter(args.plot);  // before any simulation
+  if (args.trace.empty() && (args.traceGpus != 0 || !args.traceAlgorithm.empty()))
+    throw InvalidArgument(args.traceGpus != 0 ? "--trace-gpus" : "--trace-algorithm", "only with --trace FILE");
+  const auto [tracedEntry, tracedGpus] = tracedPoint(scenario, args);
   const auto start = std::chrono::steady_clock::now();
   const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -77,6 +105,10 @@ int run(const Arguments& args) {
       writeTable(out, scenario, results, args.computeScale);
     }
   });
+  if (!args.trace.empty()) {
+    const IterationTimeline timeline = traceScenarioPoint(scenario, tracedEntry, tracedGpus, args.computeScale);
+    writeOutput(args.trace, [&](std::ostream& out) { out << chromeTrace(timeline).dump() << "\n"; });
+  }
   if (plotter) {
     try {
       plotScaling(*plotter, resultsToJson(results), args.scenario, args.plot);
@@ -100,6 +132,14 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
                  "Also draw efficiency and images/s against GPUs, with the scenario's published points, into this "
                  ".png, .svg or .pdf (analysis/plot_scaling; needs matplotlib)")
       ->check(writableFile());
+  app.add_option("--trace", args->trace,
+                 "Also write one iteration of one point, every rank's compute phases and bucket allreduces, as a Chrome "
+                 "trace (open it in ui.perfetto.dev or chrome://tracing)")
+      ->check(writableFile());
+  app.add_option("--trace-gpus", args->traceGpus, "The point --trace writes: this GPU count of the sweep (default: the largest)")
+      ->check(CLI::Range(1, kMaxRanks));
+  app.add_option("--trace-algorithm", args->traceAlgorithm,
+                 "The point --trace writes: the first algorithm of this name in the scenario (default: the first)");
   app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
       ->check(finiteIn(1e-6, 1000))
       ->capture_default_str();

@@ -68,4 +68,16 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   return results;
 }
 
+IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale) {
+  const ScenarioAlgorithm& choice = scenario.algorithms.at(algorithm);
+  const IterationPlan plan = scenario.iterationPlan(computeScale);
+  IterationTimeline timeline;
+  timeline.title = scenario.name + ": " + scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) +
+                   " GPUs, predicted by ddlsim";
+  const Cluster cluster(scenario.topology, gpus, scenario.placement);
+  simulateIteration(plan, findAlgorithm(CollectiveKind::Allreduce, choice.name), scenario.optionsFor(choice, gpus), cluster,
+                    &timeline, scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, predicted");
+  return timeline;
+}
+
 }  // namespace ddl

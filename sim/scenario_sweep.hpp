@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "algorithms/training/iteration_timeline.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -18,5 +19,8 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1);
+
+// The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline.
+IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale = 1);
 
 }  // namespace ddl

@@ -21,6 +21,10 @@ TrainCommand::TrainCommand(CLI::App& app)
   command_->add_option("-w,--warmup", train_.warmup, "Untimed iterations first")->check(CLI::Range(0, 100000))->capture_default_str();
   command_->add_flag("--json", train_.json, "Write ddlsim's results schema instead of the table");
   command_->add_option("--out", train_.out, "Write the JSON results to this file")->check(writableFile());
+  command_->add_option("--trace", train_.trace,
+                       "Also write each algorithm's last timed iteration, every rank's compute phases and bucket "
+                       "allreduces, as a Chrome trace (ui.perfetto.dev, chrome://tracing), as ddlsim SCENARIO --trace does")
+      ->check(writableFile());
   command_->add_option("--configuration", train_.configuration, "Label the points with this instead of the scenario's name")
       ->check(utf8Text());
   flags_.addTo(command_);

@@ -9,6 +9,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include "common/output_file.hpp"
 #include "algorithms/io/results_json.hpp"
+#include "algorithms/io/trace_json.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
@@ -30,6 +31,7 @@ double median(std::vector<double> values) {
 struct Measured {
   ScalingPoint point;
   std::int64_t wrong = 0;
+  std::vector<TimelineSpan> lastIteration;  // this rank's spans of the last timed iteration, as it saw them
 };
 
 Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationPlan& plan,
@@ -68,19 +70,41 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     freezeIfAsked("barrier", rank);
     world.barrier();
     const Clock::time_point start = Clock::now();
+    // The last timed iteration is traced. Its compute is emulated, phases back to back from their start, so
+    // their spans are the emulation's; the allreduces' spans are measured.
+    const bool traced = iteration + 1 == options.warmup + options.iterations;
+    const std::size_t buckets = plan.buckets().size();
+    const std::string group = algorithm.description(algorithmOptions) + " at " + std::to_string(ranks) + " GPUs, measured";
+    if (traced) {
+      double phaseStart = since(start);
+      for (std::size_t phase = 0; phase < phases.size(); ++phase) {
+        if (phases[phase] > 0)
+          measured.lastIteration.push_back(
+              {group, rank, "compute", computePhaseName(phase, buckets), phaseStart, phaseStart + phases[phase]});
+        phaseStart += phases[phase];
+      }
+    }
     context.compute.start(phases);
-    for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
+    for (std::size_t b = 0; b < buckets; ++b) {
       context.compute.waitForPhase(b);  // the backward pass has produced this bucket's gradients
       freezeIfAsked("compute", rank);
       const double bucketStart = since(start);
       freezeIfAsked("allreduce", rank);
       runner.run(programs[b], gradientsInTransport + plan.buckets()[b].elements.offset, DataType::Float32);
       bucketSeconds[b].push_back(since(start) - bucketStart);
+      if (traced)
+        measured.lastIteration.push_back({group, rank, "allreduce",
+                                          bucketAllreduceName(b, 4.0 * static_cast<double>(plan.buckets()[b].elements.count)),
+                                          bucketStart, since(start)});
     }
     context.compute.waitForPhase(phases.size() - 1);
     // The optimizer step, after backward and after the last allreduce.
+    const double optimizerStart = since(start);
     context.compute.start({workload.optimizerSeconds});
     context.compute.waitForPhase(0);
+    if (traced)
+      measured.lastIteration.push_back(
+          {group, rank, "compute", computePhaseName(buckets + 1, buckets), optimizerStart, since(start)});
     freezeIfAsked("results", rank);
     const double seconds = world.maxOverRanks(since(start));
     if (iteration >= options.warmup) iterations.push_back(seconds);
@@ -128,6 +152,10 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.run.computeScale = options.computeScale;
   results.run.precision = precisionName(plan.workload().elementBytes);
   const JobHosts hosts = jobHosts(context.world);
+  IterationTimeline timeline;
+  timeline.title = scenario.name + ": the last timed iteration of each algorithm on " + std::to_string(context.world.size()) +
+                   " ranks over " + options.transport + ", measured by ddlrun (allreduces measured; compute emulated, "
+                   "scaled by " + std::to_string(options.computeScale) + ")";
   std::int64_t wrong = 0;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
@@ -139,6 +167,9 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
       transport.abortJob("training iteration with " + choice.name + ": " + error.what());
     }
     wrong += measured.wrong;
+    if (!options.trace.empty())
+      for (const std::string& spans : context.world.gatherText(spansToText(measured.lastIteration)))
+        for (const TimelineSpan& span : spansFromText(spans)) timeline.spans.push_back(span);
     measured.point.hosts = hosts.hosts;
     measured.point.ranksPerHost = hosts.ranksPerHost;
     results.points.push_back(measured.point);
@@ -149,6 +180,8 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   }
   if (rank == 0 && (options.json || !options.out.empty()))
     writeOutput(options.out, [&](std::ostream& out) { out << resultsToJson(results).dump(1) << "\n"; });
+  if (rank == 0 && !options.trace.empty())
+    writeOutput(options.trace, [&](std::ostream& out) { out << chromeTrace(timeline).dump() << "\n"; });
   return wrong == 0 ? 0 : 1;
 }
 

@@ -22,6 +22,7 @@ struct TrainOptions {
   std::string out;
   std::string configuration;  // the points' label; the scenario's name if empty
   std::string transport;      // --transport, for the results
+  std::string trace;          // --trace: a Chrome trace of each algorithm's last timed iteration
   RunOptions run;
 };
 

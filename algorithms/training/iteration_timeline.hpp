@@ -1,0 +1,31 @@
+#pragma once
+// One training iteration as each rank lived it: when it computed and when it allreduced each bucket, in
+// seconds from the iteration's start. The simulator records it as predicted and the runtime as measured,
+// so that the two open side by side in a trace viewer (algorithms/io/trace_json.hpp).
+
+#include <string>
+#include <vector>
+
+#include "common/rank.hpp"
+
+namespace ddl {
+
+struct TimelineSpan {
+  std::string group;  // what the rank belongs to in the viewer: the point ("ddl 4x16x4 at 256 GPUs")
+  Rank rank = 0;
+  std::string lane;   // "compute" or "allreduce"
+  std::string name;   // "backward to bucket 2", "allreduce of bucket 2 (25.2 MB)"
+  double startSeconds = 0;
+  double endSeconds = 0;
+};
+
+struct IterationTimeline {
+  std::string title;  // what the trace is of: the scenario, predicted or measured
+  std::vector<TimelineSpan> spans;
+};
+
+// The names of an iteration's compute phases, as IterationPlan::computePhases cuts it, and then the optimizer.
+std::string computePhaseName(std::size_t phase, std::size_t buckets);
+std::string bucketAllreduceName(std::size_t bucket, double bytes);
+
+}  // namespace ddl
