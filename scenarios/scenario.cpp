@@ -139,15 +139,12 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
   AlgorithmOptions options;
   const JsonReader reader(path, algorithm.path);
   if (algorithm.dimsFromTopology) {
-    std::vector<int> grid = topologyGrid(topology, gpus);
+    const std::vector<int> grid = topologyGrid(topology, gpus);
     if (grid.empty())
       reader.at("dims").fail(std::to_string(gpus) + " GPUs do not fill whole nodes and leaves of " + topology.name);
-    if (algorithm.name == "torus-2d") {
-      // Row: the GPUs of a node (or all, if fewer); column: the rest.
-      const int width = grid.front();
-      grid = {width, gpus / width};
-    }
-    options.dims = grid;
+    const AlgorithmDefinition& definition = findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
+    if (!definition.dimsFromTopology) reader.at("dims").fail(algorithm.name + " takes no dims");
+    options.dims = definition.dimsFromTopology(grid, gpus);
   } else if (!algorithm.dimsByGpus.empty()) {
     for (const auto& [count, grid] : algorithm.dimsByGpus)
       if (count == gpus) options.dims = grid;

@@ -42,6 +42,10 @@ struct AlgorithmDefinition {
   // not in the group). Options are validated for group.size.
   void (*append)(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options,
                  int elementBytes);
+  // The dims this algorithm takes on a cluster whose levels are `grid` (GPUs per node x nodes per leaf x
+  // leaves, fastest first) for `ranks` ranks: what a scenario's "dims": "topology" means for it. Null for
+  // algorithms that take no dims.
+  std::vector<int> (*dimsFromTopology)(const std::vector<int>& grid, int ranks) = nullptr;
   // The link levels (CostModel level sizes) the closed form distinguishes: {ranks} for a flat algorithm.
   std::vector<int> (*costLevels)(int ranks, const AlgorithmOptions& options) = flatCostLevels;
   // The exact time of the generated schedule under `model` (whose levels are costLevels(...)), with every

@@ -67,6 +67,8 @@ const AlgorithmDefinition kDdlAllreduce{
     .validate = validate,
     .describe = [](const AlgorithmOptions& options) { return "ddl " + formatDims(*options.dims); },
     .append = append,
+    // DDL's X x Y x Z: GPUs per host x hosts per rack x racks.
+    .dimsFromTopology = [](const std::vector<int>& grid, int) { return grid; },
     .costLevels = [](int, const AlgorithmOptions& options) { return *options.dims; },
     .closedFormSeconds = closedFormSeconds,
 };

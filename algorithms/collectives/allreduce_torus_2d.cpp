@@ -58,6 +58,8 @@ const AlgorithmDefinition kTorus2dAllreduce{
           return "torus-2d " + formatDims(*options.dims) + ", inner " + std::string(innerAllreduce(options).name);
         },
     .append = append,
+    // A row is the GPUs of a node (or all of them, if fewer); a column the rest.
+    .dimsFromTopology = [](const std::vector<int>& grid, int ranks) { return std::vector<int>{grid.front(), ranks / grid.front()}; },
     .costLevels = [](int, const AlgorithmOptions& options) { return *options.dims; },
     .closedFormSeconds = closedFormSeconds,
 };
