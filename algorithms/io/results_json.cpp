@@ -15,7 +15,7 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                              {"time_s", c.seconds},
                              {"algbw_Bps", c.algbwBps},
                              {"busbw_Bps", c.busbwBps}});
-    points.push_back({{"configuration", point.configuration},
+    nlohmann::json entry = {{"configuration", point.configuration},
                       {"gpus", point.gpus},
                       {"hosts", point.hosts},
                       {"ranks_per_host", point.ranksPerHost},
@@ -28,12 +28,17 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                       {"images_per_s", point.imagesPerSecond()},
                       {"efficiency", point.efficiency()},
                       {"exposed_comm_s", point.exposedCommunicationSeconds()},
-                      {"collectives", std::move(collectives)}});
+                      {"collectives", std::move(collectives)}};
+    // What a file from before these fields did not record stays unrecorded when it is written again.
+    if (point.hosts == 0) entry.erase("hosts");
+    if (point.ranksPerHost == 0) entry.erase("ranks_per_host");
+    points.push_back(std::move(entry));
   }
   nlohmann::json document = {{"source", results.source}, {"run", runDescriptionToJson(results.run)},
                              {"scenario", results.scenario}, {"topology", results.topology},
                              {"model", results.model},   {"gpu", results.gpu},           {"points", std::move(points)}};
   if (results.topology.empty()) document.erase("topology");  // ddlrun's points ran on the job's machines
+  if (results.run.tool.empty()) document.erase("run");
   requireFiniteNumbers(document, "the results");
   return document;
 }
@@ -43,7 +48,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
   root.allowOnly(json, {"source", "run", "scenario", "topology", "model", "gpu", "points"});
   ScalingResults results;
   results.source = root.stringAt(json, "source");
-  results.run = runDescriptionFromJson(root.at("run"), root.member(json, "run"));
+  // Files written before the provenance fields existed have none of them (analysis/results/), and stay readable.
+  if (root.has(json, "run")) results.run = runDescriptionFromJson(root.at("run"), json["run"]);
   for (auto [field, key] : {std::pair{&results.scenario, "scenario"}, {&results.topology, "topology"},
                             {&results.model, "model"}, {&results.gpu, "gpu"}})
     if (root.has(json, key)) *field = root.stringAt(json, key);
@@ -57,11 +63,12 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
-    point.hosts = static_cast<int>(p.integerAt(entry, "hosts", 1, 1 << 24));
-    point.ranksPerHost = static_cast<int>(p.integerAt(entry, "ranks_per_host", 1, 1 << 24));
+    if (p.has(entry, "hosts")) point.hosts = static_cast<int>(p.integerAt(entry, "hosts", 1, 1 << 24));
+    if (p.has(entry, "ranks_per_host")) point.ranksPerHost = static_cast<int>(p.integerAt(entry, "ranks_per_host", 1, 1 << 24));
     point.algorithmName = p.stringAt(entry, "algorithm");
-    point.parameters = algorithmParametersFromJson(p.at("parameters"), p.member(entry, "parameters"));
-    point.label = p.stringAt(entry, "label");
+    if (p.has(entry, "parameters")) point.parameters = algorithmParametersFromJson(p.at("parameters"), entry["parameters"]);
+    // Before "label", "algorithm" held the label ("ddl 4x16x4").
+    point.label = p.has(entry, "label") ? p.stringAt(entry, "label") : point.algorithmName;
     point.batchPerGpu = static_cast<int>(p.integerAt(entry, "batch_per_gpu", 0, 1 << 24));
     point.iterationSeconds = p.numberAt(entry, "iteration_s", 0, 1e9);
     point.computeSeconds = p.numberAt(entry, "compute_s", 0, 1e9);

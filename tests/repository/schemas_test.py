@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Every input format has a JSON Schema in docs/schemas/, and every file the project ships or writes matches it:
+"""Every input and results format has a JSON Schema in docs/schemas/, and every file the project ships or writes
+matches it:
 
 - each schema is a valid JSON Schema (draft 2020-12), titled, with a description on every property, and a
   unit in the description of every property whose name carries one (_s, _Bps, _bytes);
@@ -9,18 +10,28 @@
   a number out of range or a value of the wrong type fail, and with a build the loaders refuse each of those
   copies too (exit 2), while copies at the edges of the ranges pass both: schema and loader agree;
 - the algorithms the scenario schema knows, and the options each takes, are those `ddlsim algorithms` lists;
-- the format section of each README names every top-level property of its schema.
+- the format section of each README names every top-level property of its schema;
+- the results formats (scaling points, collective sweeps and collections of them): every committed result set
+  under analysis/results/ matches its schema, and with a build so does what `ddlsim SCENARIO`, `ddlsim
+  collective`, `ddlrun bench` (threads, and MPI with a baseline) and `ddlrun train` write with --json, which also
+  holds every field today's writers write (run, hosts, ranks_per_host, parameters, label: optional in the
+  schemas, for the files written before them); copies of results files the schemas refuse, analysis/ddlcompare
+  refuses too (exit 2) wherever it checks the field, and those they accept it reads; the README's results
+  section names every property of both schemas.
 
 Files are read as the loaders read them: a NaN, an infinity or a field given twice is an error.
 
-Usage: schemas_test.py SOURCE_DIR [BUILD_DIR]   (BUILD_DIR: where sim/ddlsim is; without it, the checks that
-run ddlsim are skipped)
+Usage: schemas_test.py SOURCE_DIR [BUILD_DIR]   (BUILD_DIR: where sim/ddlsim and runtime/ddlrun are; without it,
+the checks that run them are skipped)
 """
+import concurrent.futures
 import copy
 import json
+import math
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,7 +99,12 @@ def schema(kind):
 
 
 def validator(kind):
-    return Validator(schema(kind))
+    # The results schema refers to the collective sweep's by a relative $ref, resolved beside it.
+    own = (SCHEMAS / f"{kind}.schema.json").as_uri()
+    store = {(SCHEMAS / f"{other}.schema.json").as_uri(): schema(other) for other in ("results", "collective-sweep")
+             if (SCHEMAS / f"{other}.schema.json").is_file()}
+    document = schema(kind)
+    return Validator(document, resolver=jsonschema.RefResolver(own, document, store=store))
 
 
 def problems(kind, document):
@@ -132,7 +148,7 @@ def edited(base, *edits):
         elif callable(value):
             parent[path[-1]] = value(parent[path[-1]])
         else:
-            parent[path[-1]] = value
+            parent[path[-1]] = copy.deepcopy(value)  # a later edit may change inside it
     return document
 
 
@@ -366,15 +382,17 @@ def allreduce_options_in_schema():
 
 
 class TheSchemas(unittest.TestCase):
+    KINDS = tuple(FORMATS)
+
     def test_every_schema_is_a_valid_json_schema(self):
-        for kind in FORMATS:
+        for kind in self.KINDS:
             with self.subTest(kind):
                 document = schema(kind)
                 Validator.check_schema(document)
                 self.assertEqual(document.get("$schema"), "https://json-schema.org/draft/2020-12/schema")
 
     def test_every_schema_and_every_property_says_what_it_means(self):
-        for kind in FORMATS:
+        for kind in self.KINDS:
             document = schema(kind)
             self.assertTrue(document.get("title"), f"{kind}: no title")
             self.assertTrue(document.get("description"), f"{kind}: no description")
@@ -386,7 +404,7 @@ class TheSchemas(unittest.TestCase):
             self.assertEqual(undocumented, [], f"{kind}: properties without a description")
 
     def test_every_property_with_a_unit_in_its_name_states_the_unit(self):
-        for kind in FORMATS:
+        for kind in self.KINDS:
             for node in documented_subschemas(schema(kind)):
                 for name, child in node.get("properties", {}).items():
                     for suffix, words in UNITS.items():
@@ -396,7 +414,7 @@ class TheSchemas(unittest.TestCase):
                                 self.assertIn(word, text, f"{kind}: {name} does not say its unit")
 
     def test_every_object_refuses_unknown_fields_as_the_loaders_do(self):
-        for kind in FORMATS:
+        for kind in self.KINDS:
             for node in documented_subschemas(schema(kind)):
                 if "properties" in node:
                     self.assertIs(node.get("additionalProperties"), False,
@@ -510,6 +528,554 @@ class TheReadmesNameEveryField(unittest.TestCase):
                 missing = [name for name in schema(kind)["properties"]
                            if not re.search(r'["`]' + re.escape(name) + r'["`]', text)]
                 self.assertEqual(missing, [], f"{readme}, section '{title}', does not name these fields")
+
+
+
+# The results formats: scaling points (and collections of results documents) in results.schema.json, collective
+# sweeps in collective-sweep.schema.json. Their readers are analysis/ddlcompare and, for scaling points,
+# resultsFromJson (algorithms/io/results_json.cpp, run only by its fuzz harness).
+RESULT_KINDS = ("results", "collective-sweep")
+DDLRUN = BUILD / "runtime" / "ddlrun" if BUILD else None
+DDLCOMPARE = SOURCE / "analysis" / "ddlcompare"
+RESULT_SETS = "analysis/results/**/*.json"
+RESULTS_SEED = "tests/fuzz/corpus/results_reader/powerai-ddl-resnet50-3-points.json"
+RESULTS_README = ("README.md", "Results schema")
+ANNOTATIONS = ("description", "source", "sources", "confidence", "note")
+# The objects of each results schema whose every property the README's results section names (None: the root).
+RESULT_OBJECTS = {"results": ("scaling_points", "collection", "point", "collective", "run", "parameters"),
+                  "collective-sweep": (None, "row", "out_of_place", "baseline", "run", "parameters")}
+# What the schemas define that today's writers write only where it applies; every other member they always write,
+# though the schemas leave run, hosts, ranks_per_host, parameters and label optional for the files written before.
+WRITTEN_WHERE_THEY_APPLY = {
+    "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
+    "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
+    "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
+    "chunk_bytes": "double-binary-tree, or an inner one",
+}
+
+
+def results_kind(document):
+    """The schema a results document is held to, chosen as ddlcompare chooses how to read it; None if it is none."""
+    if not isinstance(document, dict):
+        return None
+    if "results" in document or "points" in document:
+        return "results"
+    return "collective-sweep" if "rows" in document else None
+
+
+def committed_results():
+    """(path, document, kind) of every results file under analysis/results/; the other JSON files there (the
+    emulated cluster's topologies and the training scenario) are left out by their content."""
+    found = []
+    for path in shipped(RESULT_SETS):
+        document = load(path)
+        if results_kind(document):
+            found.append((path, document, results_kind(document)))
+    return found
+
+
+def resolved(kind, node):
+    while "$ref" in node and node["$ref"].startswith("#/$defs/"):
+        node = schema(kind)["$defs"][node["$ref"][len("#/$defs/"):]]
+    return node
+
+
+def is_annotation(node):
+    return node.get("$ref") in {f"#/$defs/{name}" for name in ANNOTATIONS}
+
+
+def unwritten(kind, document, also=(), node=None, path="$"):
+    """The paths of what today's writers always write that `document` lacks: every member its schema defines, but
+    the annotations and those of WRITTEN_WHERE_THEY_APPLY not named in `also`. Of kind results, scaling points only
+    (a collection is no writer's)."""
+    if node is None:
+        node = schema(kind)["$defs"]["scaling_points"] if kind == "results" else schema(kind)
+    node = resolved(kind, node)
+    missing = []
+    if isinstance(document, dict) and "properties" in node:
+        for name, child in node["properties"].items():
+            if is_annotation(child):
+                continue
+            if name in document:
+                missing += unwritten(kind, document[name], also, child, f"{path}.{name}")
+            elif name not in WRITTEN_WHERE_THEY_APPLY or name in also:
+                missing.append(f"{path}.{name}")
+    elif isinstance(document, list) and "items" in node:
+        for i, item in enumerate(document):
+            missing += unwritten(kind, item, also, node["items"], f"{path}[{i}]")
+    return missing
+
+
+def tool_environment():
+    # Names of topologies and models resolve under the source tree; mpirun runs as root too; and under
+    # AddressSanitizer, what Open MPI allocates for good is no leak of ddlrun's (tests/CMakeLists.txt,
+    # MPI_TEST_ENVIRONMENT).
+    asan = os.environ.get("ASAN_OPTIONS")
+    return dict(os.environ, DDLSCALE_DATA_DIR=str(SOURCE), OMPI_ALLOW_RUN_AS_ROOT="1",
+                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", ASAN_OPTIONS=f"{asan}:detect_leaks=0" if asan else "detect_leaks=0")
+
+
+def ddlcompare(predicted, measured):
+    return subprocess.run([sys.executable, str(DDLCOMPARE), str(predicted), str(measured)], capture_output=True,
+                          text=True, timeout=60)
+
+
+def ddlcompare_all(pairs):
+    """ddlcompare on each (predicted, measured), several at a time: each is a Python start-up."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda pair: ddlcompare(*pair), pairs))
+
+
+def json_path(path):
+    """A path of keys and indices as ddlcompare and jsonschema write it: $.points[0].gpus."""
+    return "$" + "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in path)
+
+
+def edited_path(edit):
+    """Where an edit's value ends up: its path, or for a rename the new name's."""
+    return edit[0][:-1] + (edit[2],) if edit[1] is RENAME else edit[0]
+
+
+# Bases of the mutations: committed files, as written before results recorded how they were made ("old"), and
+# as written today: the results reader's fuzz seed (ddlsim's), and a committed sweep given what ddlrun bench
+# writes today.
+OLD_POINTS = "analysis/results/2026-11-30-emulated-100mbit/raw/measured-training.json"
+OLD_SWEEP = "analysis/results/2026-11-30-emulated-100mbit/raw/measured-2x2-node-ddl.json"
+COLLECTION = "analysis/results/2026-11-30-emulated-100mbit/measured.json"
+
+
+def with_out_of_place_and_baseline(rows):
+    return [dict(row, out_of_place={key: row[key] for key in ("time_s", "algbw_Bps", "busbw_Bps", "wrong")},
+                 baseline={"library": "MPI", "time_s": 2 * row["time_s"], "algbw_Bps": row["algbw_Bps"] / 2,
+                           "busbw_Bps": row["busbw_Bps"] / 2, "wrong": 0})
+            for row in rows]
+
+
+AS_DDLRUN_BENCH_WRITES_IT_TODAY = [
+    (("run",), {"tool": "ddlrun", "version": "0.1.0", "commit": "9c41ee6e4423", "transport": "mpi"}),
+    (("algorithm",), "ddl"), (("parameters",), {"dims": [2, 2]}), (("label",), "ddl 2x2"), (("hosts",), 2),
+    (("ranks_per_host",), 2), (("rows",), with_out_of_place_and_baseline)]
+# name -> (kind, file, the edits that make it)
+RESULT_BASES = {
+    "points": ("results", RESULTS_SEED, []),
+    "old points": ("results", OLD_POINTS, []),
+    "sweep": ("collective-sweep", OLD_SWEEP, AS_DDLRUN_BENCH_WRITES_IT_TODAY),
+    "old sweep": ("collective-sweep", OLD_SWEEP, []),
+    "collection": ("results", COLLECTION, []),
+}
+POINTS_FIRST = (("results",), lambda parts: parts[-1:] + parts[:-1])  # the collection's scaling points first
+
+
+def result_base(name):
+    return edited(RESULT_BASES[name][1], *RESULT_BASES[name][2])
+
+
+def result_edited(name, edits):
+    return edited(RESULT_BASES[name][1], *RESULT_BASES[name][2], *edits)
+
+
+# (base, what is wrong, edits, ddlcompare): each must fail its schema. ddlcompare, given the copy and the base
+# as its counterpart, must refuse it (exit 2) naming where the last edit was (True) or saying the text given;
+# False: ddlcompare does not check that field, and the test fails once it does, so that the table is updated.
+RESULTS_INVALID = [
+    # A required field removed.
+    ("points", "no points", [(("points",), DELETE)], 'expected "points", "rows" or "results"'),
+    ("points", "no source", [(("source",), DELETE)], False),
+    ("points", "no scenario", [(("scenario",), DELETE)], False),
+    ("points", "no model", [(("model",), DELETE)], False),
+    ("points", "a point without its GPU count", [(("points", 0, "gpus"), DELETE)], True),
+    ("points", "a point without its algorithm", [(("points", 1, "algorithm"), DELETE)], True),
+    ("points", "a point without its iteration time", [(("points", 2, "iteration_s"), DELETE)], True),
+    ("points", "a point without its configuration", [(("points", 0, "configuration"), DELETE)], False),
+    ("points", "a point without its compute time", [(("points", 0, "compute_s"), DELETE)], False),
+    ("points", "a point without its efficiency", [(("points", 0, "efficiency"), DELETE)], False),
+    ("points", "a point without its collectives", [(("points", 0, "collectives"), DELETE)], False),
+    ("points", "a collective without its bytes", [(("points", 1, "collectives", 0, "bytes"), DELETE)], False),
+    ("points", "a run without its commit", [(("run", "commit"), DELETE)], True),
+    ("old points", "a point without its batch", [(("points", 0, "batch_per_gpu"), DELETE)], False),
+    # An unknown field.
+    ("points", "a misspelt top-level field", [(("model",), RENAME, "models")], True),
+    ("points", "a sweep's rows beside the points", [(("rows",), [])], True),
+    ("points", "an unknown field in a point", [(("points", 0, "throughput"), 195.0)], True),
+    ("points", "a misspelt field in a point", [(("points", 1, "exposed_comm_s"), RENAME, "exposed_s")], True),
+    ("points", "an unknown field in a collective", [(("points", 1, "collectives", 0, "latency_s"), 1e-6)], True),
+    ("points", "an unknown field in run", [(("run", "host"), "node0")], True),
+    ("points", "an unknown field in parameters", [(("points", 2, "parameters", "stride"), 2)], False),
+    ("old points", "an unknown top-level field", [(("cluster",), "emulated")], True),
+    # A number out of range.
+    ("points", "0 GPUs", [(("points", 0, "gpus"), 0)], True),
+    ("points", "2^24 + 1 GPUs", [(("points", 0, "gpus"), (1 << 24) + 1)], True),
+    ("points", "0 hosts", [(("points", 1, "hosts"), 0)], True),
+    ("points", "0 ranks per host", [(("points", 1, "ranks_per_host"), 0)], True),
+    ("points", "an iteration of 0 s", [(("points", 1, "iteration_s"), 0)], True),
+    ("points", "an iteration of 2e9 s", [(("points", 1, "iteration_s"), 2e9)], True),
+    ("points", "a negative compute time", [(("points", 1, "compute_s"), -1)], True),
+    ("points", "a negative batch", [(("points", 1, "batch_per_gpu"), -1)], True),
+    ("points", "a batch of 2^24 + 1", [(("points", 1, "batch_per_gpu"), (1 << 24) + 1)], False),
+    ("points", "negative images per second", [(("points", 1, "images_per_s"), -1.0)], True),
+    ("points", "an efficiency of 2e6", [(("points", 1, "efficiency"), 2e6)], True),
+    ("points", "exposed communication of -2e9 s", [(("points", 1, "exposed_comm_s"), -2e9)], True),
+    ("points", "a collective of 2^50 + 1 bytes", [(("points", 1, "collectives", 0, "bytes"), (1 << 50) + 1)], True),
+    ("points", "a negative collective time", [(("points", 1, "collectives", 0, "time_s"), -1e-3)], True),
+    ("points", "a busbw of 2e18 B/s", [(("points", 1, "collectives", 0, "busbw_Bps"), 2e18)], True),
+    ("points", "a compute scale of 0", [(("run", "compute_scale"), 0)], True),
+    ("points", "a grid size of 0", [(("points", 2, "parameters", "dims", 0), 0)], False),
+    ("points", "a chunk of 0 bytes", [(("points", 2, "parameters", "chunk_bytes"), 0)], False),
+    # A value of the wrong type or shape.
+    ("points", "GPUs as a string", [(("points", 0, "gpus"), "1")], True),
+    ("points", "a fraction of a GPU", [(("points", 2, "gpus"), 8.5)], True),
+    ("points", "an iteration time as a string", [(("points", 0, "iteration_s"), "0.16")], True),
+    ("points", "points as an object", [(("points",), {})], True),
+    ("points", "a point that is not an object", [(("points", 0), [])], True),
+    ("points", "collectives as an object", [(("points", 0, "collectives"), {})], True),
+    ("points", "run as a string", [(("run",), "ddlsim")], True),
+    ("points", "parameters as a list", [(("points", 0, "parameters"), [1])], True),
+    ("points", "a label that is not a string", [(("points", 0, "label"), 1)], True),
+    ("points", "a model that is not a string", [(("model",), ["resnet50"])], True),
+    ("points", "the source as a number", [(("source",), 1)], False),
+    ("points", "dims as a string", [(("points", 2, "parameters", "dims"), "4x2")], False),
+    ("points", "a note that is not a string", [(("points", 0, "note"), 1)], False),
+
+    ("collection", "a scaling-points field in a collection", [(("model",), "resnet50")], True),
+    ("collection", "results as an object", [(("results",), {})], True),
+    ("collection", "a document that is not an object", [(("results", 0), [])], True),
+    ("collection", "a document of neither points nor rows", [(("results", 0), {"row": []})], True),
+    ("collection", "a sweep's row without its time", [(("results", 0, "rows", 0, "time_s"), DELETE)], True),
+    ("collection", "scaling points of 0 GPUs", [POINTS_FIRST, (("results", 0, "points", 0, "gpus"), 0)], True),
+    ("collection", "a nested collection with an unknown field",
+     [(("results",), lambda parts: [{"results": parts, "merged": True}])], True),
+
+    ("sweep", "no rows", [(("rows",), DELETE)], 'expected "points", "rows" or "results"'),
+    ("sweep", "no collective", [(("collective",), DELETE)], True),
+    ("sweep", "no algorithm", [(("algorithm",), DELETE)], True),
+    ("sweep", "no ranks", [(("ranks",), DELETE)], True),
+    ("sweep", "no type", [(("type",), DELETE)], False),
+    ("sweep", "no configuration", [(("configuration",), DELETE)], False),
+    ("sweep", "a row without its bytes", [(("rows", 0, "bytes"), DELETE)], True),
+    ("sweep", "a row without its time", [(("rows", 1, "time_s"), DELETE)], True),
+    ("sweep", "a row without its count", [(("rows", 1, "count"), DELETE)], False),
+    ("sweep", "an out-of-place run without its time", [(("rows", 0, "out_of_place", "time_s"), DELETE)], False),
+    ("sweep", "a baseline without its library", [(("rows", 0, "baseline", "library"), DELETE)], False),
+    ("sweep", "a run without its transport", [(("run", "transport"), DELETE)], True),
+    ("old sweep", "no source", [(("source",), DELETE)], False),
+    ("sweep", "a misspelt top-level field", [(("ranks",), RENAME, "rank")], True),
+    ("sweep", "a scaling point's field in a sweep", [(("gpus",), 4)], True),
+    ("sweep", "an unknown field in a row", [(("rows", 0, "size"), 1024)], True),
+    ("sweep", "an unknown field in an out-of-place run", [(("rows", 0, "out_of_place", "bytes"), 1024)], True),
+    ("sweep", "an unknown field in a baseline", [(("rows", 0, "baseline", "algorithm"), "ring")], True),
+    ("sweep", "an unknown field in run", [(("run", "compute"), 1)], True),
+    ("sweep", "0 ranks", [(("ranks",), 0)], True),
+    ("sweep", "2^24 + 1 ranks", [(("ranks",), (1 << 24) + 1)], True),
+    ("sweep", "0 hosts", [(("hosts",), 0)], True),
+    ("sweep", "a negative size", [(("rows", 0, "bytes"), -1)], True),
+    ("sweep", "a size of 2^50 + 1 bytes", [(("rows", 0, "bytes"), (1 << 50) + 1)], True),
+    ("sweep", "a row of 0 s", [(("rows", 0, "time_s"), 0)], True),
+    ("sweep", "a row of 2e9 s", [(("rows", 0, "time_s"), 2e9)], True),
+    ("sweep", "a negative algbw", [(("rows", 0, "algbw_Bps"), -1.0)], True),
+    ("sweep", "a negative count", [(("rows", 0, "count"), -1)], True),
+    ("sweep", "a count of 2^50 + 1", [(("rows", 0, "count"), (1 << 50) + 1)], False),
+    ("sweep", "a negative number wrong", [(("rows", 0, "wrong"), -1)], True),
+    ("sweep", "a negative out-of-place time", [(("rows", 0, "out_of_place", "time_s"), -1.0)], True),
+    ("sweep", "a baseline busbw of 2e18 B/s", [(("rows", 0, "baseline", "busbw_Bps"), 2e18)], True),
+    ("sweep", "ranks as a string", [(("ranks",), "4")], True),
+    ("sweep", "rows as an object", [(("rows",), {})], True),
+    ("sweep", "a row that is not an object", [(("rows", 0), 1048576)], True),
+    ("sweep", "a fraction of a byte", [(("rows", 0, "bytes"), 1048576.5)], True),
+    ("sweep", "wrong as a fraction", [(("rows", 0, "wrong"), 0.5)], True),
+    ("sweep", "out_of_place as a number", [(("rows", 0, "out_of_place"), 0.1)], True),
+    ("sweep", "a baseline as a list", [(("rows", 0, "baseline"), [])], True),
+    ("sweep", "a collective that is not a string", [(("collective",), 1)], True),
+    ("sweep", "a type that is not a string", [(("type",), 4)], True),
+    ("sweep", "a label that is not a string", [(("label",), ["ddl", "2x2"])], True),
+    ("sweep", "parameters as a string", [(("parameters",), "2x2")], True),
+    ("sweep", "a library that is not a string", [(("rows", 0, "baseline", "library"), 1)], True),
+    ("old sweep", "an algorithm that is not a string", [(("algorithm",), 2)], True),
+]
+
+# (base, what it shows, edits, ddlcompare): each at an edge of what the readers accept; the schema must accept it,
+# and ddlcompare, given it as both files, must read it (True) or, where it refuses what the schema accepts, refuse
+# it saying the text given (the differences the schemas' descriptions list).
+RESULTS_VALID = [
+    ("points", "bounds of the figures",
+     [(("points", 0, "iteration_s"), 1e9), (("points", 1, "iteration_s"), 1e-12), (("points", 0, "compute_s"), 0),
+      (("points", 0, "efficiency"), 1e6), (("points", 1, "exposed_comm_s"), -1e9),
+      (("points", 2, "images_per_s"), 1e18),
+      (("points", 0, "batch_per_gpu"), 0), (("points", 2, "batch_per_gpu"), 1 << 24),
+      (("points", 1, "collectives", 0, "bytes"), 1 << 50), (("points", 1, "collectives", 1, "time_s"), 1e9),
+      (("points", 1, "collectives", 1, "algbw_Bps"), 1e18)], True),
+    ("points", "bounds of the counts, the run and the parameters",
+     [(("points", 2, "gpus"), 1 << 24), (("points", 2, "hosts"), 1 << 24), (("points", 2, "ranks_per_host"), 1),
+      (("points", 2, "parameters"), {"dims": [65536, 1], "ranks_per_node": 65536, "inner": "double-binary-tree",
+                                     "chunk_bytes": 1 << 50}),
+      (("run", "compute_scale"), 1e-6), (("run", "precision"), "16-bit")], True),
+    ("points", "no topology, run or provenance, integers for numbers, and annotations anywhere",
+     [(("topology",), DELETE), (("run",), DELETE), (("points", 0, "hosts"), DELETE), (("points", 0, "label"), DELETE),
+      (("points", 0, "parameters"), DELETE), (("points", 0, "ranks_per_host"), DELETE),
+      (("points", 1, "collectives", 0, "bytes"), 30257056), (("points", 1, "note"), "a remark"),
+      (("points", 1, "collectives", 0, "source"), "a measurement"),
+      (("points", 2, "parameters", "confidence"), "derived"),
+      (("sources",), {"iteration_s": "simulated"}), (("description",), "three points")], True),
+    ("collection", "a collection nested in a collection, annotated",
+     [(("results",), lambda parts: [{"results": parts[:3], "note": "2 nodes"}] + parts[3:]),
+      (("description",), "the measurements")], True),
+    ("sweep", "bounds of the rows",
+     [(("rows", 0, "time_s"), 1e-12), (("rows", 1, "time_s"), 1e9), (("rows", 2, "bytes"), 1 << 50),
+      (("rows", 2, "count"), 1 << 50), (("rows", 0, "out_of_place", "time_s"), 0), (("rows", 1, "busbw_Bps"), 1e18),
+      (("rows", 3, "bytes"), 0), (("rows", 3, "count"), 0), (("ranks",), 1 << 24), (("hosts",), 1 << 24)], True),
+    ("sweep", "what ddlsim collective writes: no wrong, out-of-place run or baseline",
+     [(("rows",), lambda rows: [{key: row[key] for key in ("bytes", "count", "time_s", "algbw_Bps", "busbw_Bps")}
+                                for row in rows]),
+      (("run", "tool"), "ddlsim"), (("run", "transport"), "simulated"), (("source",), "ddlsim collective")], True),
+    ("sweep", "a baseline that came out wrong (compared with nothing)", [(("rows", 0, "baseline", "wrong"), 7)], True),
+    ("old sweep", "no provenance, the label in algorithm, annotations",
+     [(("note",), "by hand"), (("rows", 0, "confidence"), "measured")], True),
+    # ddlcompare refuses what came out wrong, which the schema, describing what ddlrun writes, accepts.
+    ("sweep", "a row that came out wrong", [(("rows", 0, "wrong"), 3)], "$.rows[0].wrong: 3 elements came out wrong"),
+    ("sweep", "an out-of-place run that came out wrong", [(("rows", 1, "out_of_place", "wrong"), 1)],
+     "$.rows[1].out_of_place.wrong: 1 elements came out wrong"),
+]
+
+
+class TheResultsSchemas(TheSchemas):
+    """TheSchemas's checks (valid, titled, every property described with its unit, unknown fields refused), on the
+    results schemas."""
+    KINDS = RESULT_KINDS
+
+    def test_the_definitions_both_results_schemas_hold_are_the_same(self):
+        # One reader reads run and parameters in both (algorithms/io/run_description_json.cpp).
+        points, sweeps = schema("results")["$defs"], schema("collective-sweep")["$defs"]
+        for name in ("run", "parameters", *ANNOTATIONS):
+            self.assertEqual(points[name], sweeps[name], name)
+
+    def test_what_is_written_only_where_it_applies_is_defined_by_the_schemas(self):
+        defined = set()
+        for kind in RESULT_KINDS:
+            for node in documented_subschemas(schema(kind)):
+                defined |= set(node.get("properties", {}))
+        self.assertLessEqual(set(WRITTEN_WHERE_THEY_APPLY), defined)
+
+
+class EveryCommittedResultMatchesItsSchema(unittest.TestCase):
+    def test_every_committed_results_file_matches_its_schema(self):
+        found = committed_results()
+        self.assertTrue(found, f"no results file matches {RESULT_SETS}: the test would check nothing")
+        self.assertEqual({kind for _, _, kind in found}, set(RESULT_KINDS), "the result sets no longer hold both kinds")
+        for path, document, kind in found:
+            with self.subTest(str(path.relative_to(SOURCE))):
+                self.assertEqual(problems(kind, document), [])
+
+    def test_the_results_readers_fuzz_seeds_match_the_schema_and_hold_what_is_written_today(self):
+        seeds = shipped("tests/fuzz/corpus/results_reader/*.json")
+        self.assertTrue(seeds)
+        for path in seeds:
+            with self.subTest(path.name):
+                self.assertEqual(problems("results", load(path)), [])
+        seed = load(SOURCE / RESULTS_SEED)
+        self.assertEqual(unwritten("results", seed, {"topology", "compute_scale", "precision"}), [])
+
+    def test_the_bases_of_the_mutations_are_as_written_then_and_today(self):
+        for name, (kind, _, _) in RESULT_BASES.items():
+            with self.subTest(name):
+                document = result_base(name)
+                self.assertEqual(problems(kind, document), [])
+                if name.startswith("old "):
+                    self.assertIn("$.run", unwritten(kind, document))
+                elif name == "points":
+                    self.assertEqual(unwritten(kind, document, {"topology", "compute_scale", "precision"}), [])
+                elif name == "sweep":
+                    self.assertEqual(unwritten(kind, document, {"wrong", "out_of_place", "baseline"}), [])
+
+    def test_the_command_line_check_the_schemas_readme_gives_resolves_the_sweeps_schema(self):
+        command = [sys.executable, "-m", "jsonschema", "--base-uri", (SCHEMAS / "results.schema.json").as_uri(),
+                   "-i", str(SOURCE / COLLECTION), str(SCHEMAS / "results.schema.json")]
+        checked = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        self.assertEqual(checked.returncode, 0, checked.stderr[-500:])
+        self.assertIn("--base-uri", (SCHEMAS / "README.md").read_text(encoding="utf-8"))
+
+
+@unittest.skipUnless(DDLSIM and DDLSIM.is_file() and DDLRUN and DDLRUN.is_file(),
+                     "no BUILD_DIR with sim/ddlsim and runtime/ddlrun given")
+class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
+    """Each tool's --json, written now, matches its schema, holds everything today's writers write, and ddlcompare
+    reads it."""
+    # name -> (kind, command with {scenario} and {out}, what it writes of WRITTEN_WHERE_THEY_APPLY, run's tool
+    # and transport)
+    WRITERS = {
+        "ddlsim SCENARIO": ("results", ["{ddlsim}", "{scenario}", "--json", "--out", "{out}"],
+                            {"topology", "compute_scale", "precision"}, ("ddlsim", "simulated")),
+        "ddlsim collective": ("collective-sweep",
+                              ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
+                               "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],
+                              set(), ("ddlsim", "simulated")),
+        "ddlrun bench, threads": ("collective-sweep",
+                                  ["{ddlrun}", "bench", "--transport", "threads", "--ranks", "4", "--algorithm", "ring",
+                                   "-b", "1K", "-e", "64K", "--json", "--out", "{out}"],
+                                  {"wrong", "out_of_place"}, ("ddlrun", "threads")),
+        "ddlrun bench, MPI with a baseline": ("collective-sweep",
+                                              ["mpirun", "--oversubscribe", "-np", "2", "{ddlrun}", "bench",
+                                               "--algorithm", "ring", "-b", "1K", "-e", "4K", "--baseline", "mpi",
+                                               "--json", "--out", "{out}"],
+                                              {"wrong", "out_of_place", "baseline"}, ("ddlrun", "mpi")),
+        "ddlrun train": ("results",
+                         ["{ddlrun}", "train", "{scenario}", "--transport", "threads", "--ranks", "2",
+                          "--compute-scale", "0.01", "-n", "2", "-w", "1", "--json", "--out", "{out}"],
+                         {"compute_scale", "precision"}, ("ddlrun", "threads")),
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        cls.directory = tempfile.TemporaryDirectory()
+        directory = pathlib.Path(cls.directory.name)
+        # The PowerAI DDL scenario cut down to 1 and 8 GPUs and two algorithms (without its published figures and
+        # citations): a second to simulate, a few to run.
+        scenario = {key: value for key, value in load(SOURCE / SCENARIO).items()
+                    if key in ("name", "topology", "model", "gpu", "batch_per_gpu", "bucket_bytes", "placement")}
+        scenario["gpus"] = [1, 8]
+        scenario["algorithms"] = [{"name": "ddl", "dims": "topology"},
+                                  {"name": "hierarchical", "ranks_per_node": "node", "inner": "ring"}]
+        (directory / "scenario.json").write_text(json.dumps(scenario, indent=1))
+        cls.written = {}
+        for number, (name, (_, command, _, _)) in enumerate(cls.WRITERS.items()):
+            out = directory / f"written-{number}.json"
+            if command[0] == "mpirun" and not shutil.which("mpirun"):
+                cls.written[name] = (None, out)
+                continue
+            arguments = [part.format(ddlsim=DDLSIM, ddlrun=DDLRUN, scenario=directory / "scenario.json", out=out)
+                         for part in command]
+            cls.written[name] = (subprocess.run(arguments, capture_output=True, text=True, timeout=120,
+                                                env=tool_environment(), cwd=directory), out)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def check(self, name):
+        kind, _, also, (tool, transport) = self.WRITERS[name]
+        result, out = self.written[name]
+        if result is None:
+            self.skipTest("no mpirun")
+        self.assertEqual(result.returncode, 0, f"{name}: {result.stderr.strip()[-500:]}")
+        document = load(out)
+        self.assertEqual(results_kind(document), kind)
+        self.assertEqual(problems(kind, document), [])
+        self.assertEqual(unwritten(kind, document, also), [], f"{name} leaves out what today's writers write")
+        self.assertEqual((document["run"]["tool"], document["run"]["transport"]), (tool, transport))
+        read = ddlcompare(out, out)
+        self.assertEqual(read.returncode, 0, f"ddlcompare refuses what {name} writes: {read.stderr.strip()[:300]}")
+        return document
+
+    def check_points(self, document):
+        for point in document["points"]:
+            with self.subTest(point["label"]):
+                self.assertTrue(point["label"].startswith(point["algorithm"]))
+                if point["algorithm"] == "ddl":
+                    self.assertEqual(math.prod(point["parameters"]["dims"]), point["gpus"])
+                else:
+                    self.assertEqual(sorted(point["parameters"]), ["inner", "ranks_per_node"])
+                self.assertLessEqual(point["ranks_per_host"], point["gpus"])
+                self.assertGreaterEqual(point["ranks_per_host"] * point["hosts"], point["gpus"])
+
+    def test_ddlsim_scenario(self):
+        document = self.check("ddlsim SCENARIO")
+        self.assertEqual(sorted(point["gpus"] for point in document["points"]), [1, 1, 8, 8])
+        self.check_points(document)
+
+    def test_ddlsim_collective(self):
+        document = self.check("ddlsim collective")
+        self.assertEqual((document["label"], document["parameters"]), ("ddl 2x2", {"dims": [2, 2]}))
+        self.assertEqual([row["bytes"] for row in document["rows"]], [1 << 20, 1 << 21, 1 << 22])
+
+    def test_ddlrun_bench_over_threads(self):
+        document = self.check("ddlrun bench, threads")
+        self.assertEqual((document["ranks"], document["parameters"]), (4, {}))
+        self.assertTrue(all(row["wrong"] == 0 and row["out_of_place"]["wrong"] == 0 for row in document["rows"]))
+
+    def test_ddlrun_bench_over_mpi_with_a_baseline(self):
+        document = self.check("ddlrun bench, MPI with a baseline")
+        self.assertTrue(all(row["baseline"]["library"] == "MPI" for row in document["rows"]))
+
+    def test_ddlrun_train(self):
+        document = self.check("ddlrun train")
+        self.assertNotIn("topology", document)
+        self.assertEqual(document["run"]["compute_scale"], 0.01)
+        self.assertEqual(sorted(point["gpus"] for point in document["points"]), [2, 2])
+        self.check_points(document)
+
+
+class TheResultsSchemasAreNotVacuous(unittest.TestCase):
+    def test_every_mutated_copy_of_a_results_file_fails_its_schema(self):
+        for base, what, edits, _ in RESULTS_INVALID:
+            with self.subTest(f"{base}: {what}"):
+                kind = RESULT_BASES[base][0]
+                self.assertNotEqual(problems(kind, result_edited(base, edits)), [], f"the {kind} schema accepts {what}")
+
+    def test_each_is_refused_a_required_field_an_unknown_field_a_number_out_of_range_and_a_wrong_type(self):
+        for kind in RESULT_KINDS:
+            errors = set()
+            for base, what, edits, _ in RESULTS_INVALID:
+                if RESULT_BASES[base][0] == kind:
+                    for error in validator(kind).iter_errors(result_edited(base, edits)):
+                        errors.add(error.validator)
+            for keyword in ("required", "additionalProperties", "type"):
+                self.assertIn(keyword, errors, kind)
+            self.assertTrue(errors & {"minimum", "maximum"}, f"{kind}: no number out of range")
+
+    def test_the_copies_at_the_edges_of_the_ranges_match_their_schema(self):
+        for base, what, edits, _ in RESULTS_VALID:
+            with self.subTest(f"{base}: {what}"):
+                self.assertEqual(problems(RESULT_BASES[base][0], result_edited(base, edits)), [])
+
+    def test_ddlcompare_refuses_every_copy_the_schemas_refuse_where_it_checks_the_field(self):
+        with tempfile.TemporaryDirectory() as directory:
+            bases = {}
+            for name in RESULT_BASES:
+                bases[name] = pathlib.Path(directory, f"{name.replace(' ', '-')}.json")
+                bases[name].write_text(json.dumps(result_base(name), indent=1))
+            pairs = []
+            for number, (base, what, edits, _) in enumerate(RESULTS_INVALID):
+                path = pathlib.Path(directory, f"invalid-{number}.json")
+                path.write_text(json.dumps(result_edited(base, edits), indent=1))
+                pairs.append((path, bases[base]))
+            for (base, what, edits, checked), result in zip(RESULTS_INVALID, ddlcompare_all(pairs)):
+                with self.subTest(f"{base}: {what}"):
+                    said = checked if isinstance(checked, str) else json_path(edited_path(edits[-1]))
+                    refused = result.returncode == 2 and said in result.stderr
+                    if checked:
+                        self.assertTrue(refused, f"ddlcompare should refuse {what}, naming {said}: exit "
+                                                 f"{result.returncode}, {result.stderr.strip()[:300]}")
+                        self.assertTrue(result.stderr.startswith("ddlcompare: "), result.stderr)
+                    else:
+                        self.assertFalse(refused, f"ddlcompare now refuses {what}: mark the case checked, and drop "
+                                                  "the difference from the schema's description")
+
+    def test_ddlcompare_reads_every_copy_the_schemas_accept_but_those_it_knowingly_refuses(self):
+        with tempfile.TemporaryDirectory() as directory:
+            pairs = []
+            for number, (base, what, edits, _) in enumerate(RESULTS_VALID):
+                path = pathlib.Path(directory, f"valid-{number}.json")
+                path.write_text(json.dumps(result_edited(base, edits), indent=1))
+                pairs.append((path, path))
+            for (base, what, edits, reads), result in zip(RESULTS_VALID, ddlcompare_all(pairs)):
+                with self.subTest(f"{base}: {what}"):
+                    if reads is True:
+                        self.assertEqual(result.returncode, 0, f"{what}: {result.stderr.strip()[:300]}")
+                    else:
+                        self.assertEqual(result.returncode, 2, what)
+                        self.assertIn(reads, result.stderr)
+
+
+class TheReadmeNamesEveryResultsField(unittest.TestCase):
+    def test_the_results_section_names_every_property_of_both_results_schemas(self):
+        readme, title = RESULTS_README
+        text = markdown_section(SOURCE / readme, title)
+        self.assertIsNotNone(text, f"{readme} has no section '{title}'")
+        for kind, objects in RESULT_OBJECTS.items():
+            for name in objects:
+                node = schema(kind) if name is None else schema(kind)["$defs"][name]
+                with self.subTest(f"{kind}: {name or 'the top level'}"):
+                    missing = [field for field in node["properties"]
+                               if not re.search(r'["`]' + re.escape(field) + r'["`]', text)]
+                    self.assertEqual(missing, [], f"{readme}, section '{title}', does not name these fields")
 
 
 if __name__ == "__main__":
