@@ -1,6 +1,10 @@
 #include "models/model.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "common/json_reader.hpp"
+#include "common/nearest_name.hpp"
 
 namespace ddl {
 
@@ -44,10 +48,17 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
       const JsonReader p = profiles.at(key);
       p.allowOnly(profile, {"batch", "iteration_s"});
       const int batch = static_cast<int>(p.integerAt(profile, "batch", 1, 1 << 20));
-      if (key.rfind("fp32-", 0) != 0) p.fail("profile keys are fp32-BATCH (fp32-32 for batch 32)");
-      for (const ModelProfile& other : model.profiles_)
-        if (other.gpu == gpu && other.batch == batch) p.at("batch").fail("batch " + std::to_string(batch) + " is also profiled as '" + other.key + "'");
-      model.profiles_.push_back({gpu, key, batch, p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
+      const std::string precision = key.substr(0, key.find('-'));
+      if (std::find(std::begin(kProfilePrecisions), std::end(kProfilePrecisions), precision) == std::end(kProfilePrecisions) ||
+          key.find('-') == std::string::npos)
+        p.fail("profile keys are PRECISION-BATCH, PRECISION one of " + listOfNames(kProfilePrecisions) +
+               " (fp32-32: fp32 at batch 32)" + didYouMean(precision, kProfilePrecisions));
+      if (key != precision + "-" + std::to_string(batch))
+        p.at("batch").fail(std::to_string(batch) + ", but the key '" + key + "' names batch " + key.substr(precision.size() + 1));
+      // The key names precision and batch, and no object holds a key twice (readJsonFile refuses it): so no
+      // two profiles of one GPU have the same precision and batch.
+      model.profiles_.push_back(
+          {gpu, key, precision, batch, p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
     }
   }
   return model;
@@ -69,12 +80,12 @@ TrainingWorkload Model::workload(const std::string& gpu, int batch) const {
   const ModelProfile* chosen = nullptr;
   std::string available;
   for (const ModelProfile& profile : profiles_) {
-    if (profile.gpu == gpu && profile.batch == batch && profile.key.rfind("fp32-", 0) == 0) chosen = &profile;
-    available += (available.empty() ? "" : ", ") + profile.gpu + " batch " + std::to_string(profile.batch);
+    if (profile.gpu == gpu && profile.batch == batch && profile.precision == "fp32") chosen = &profile;
+    available += (available.empty() ? "" : ", ") + profile.gpu + " " + profile.precision + " at batch " + std::to_string(profile.batch);
   }
   if (!chosen)
     throw InvalidArgument(path_ + ": $.gpus", "no fp32 profile for " + gpu + " at batch " + std::to_string(batch) +
-                                                  "; there are: " + available);
+                                                  " (scenarios run fp32 profiles); there are: " + available);
   TrainingWorkload workload;
   workload.model = name_;
   workload.gpu = gpu;

@@ -7,13 +7,20 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string_view>
+
 #include "algorithms/training/workload.hpp"
 
 namespace ddl {
 
+// The precisions a profile may be measured in: fp32; fp32 with TF32 matrix units; mixed precision (fp16
+// compute, fp32 master weights); bf16; fp16. A profile's key is PRECISION-BATCH: "fp32-32", "amp-256".
+inline constexpr std::string_view kProfilePrecisions[] = {"fp32", "tf32", "amp", "bf16", "fp16"};
+
 struct ModelProfile {
   std::string gpu;
-  std::string key;  // "fp32-32"
+  std::string key;        // "fp32-32"
+  std::string precision;  // "fp32"
   int batch = 0;
   double iterationSeconds = 0;  // forward + backward + optimizer on one GPU, measured or derived
   std::string source;

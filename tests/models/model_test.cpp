@@ -46,7 +46,7 @@ TEST(Model, AskingForAnUnmeasuredBatchListsTheMeasuredOnes) {
     Model::load(modelFile("resnet50")).workload("P100", 48);
     FAIL() << "no error";
   } catch (const InvalidArgument& error) {
-    EXPECT_NE(std::string(error.what()).find("P100 batch 32"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("P100 fp32 at batch 32"), std::string::npos) << error.what();
   }
 }
 
