@@ -11,7 +11,7 @@ struct JobHosts {
   int ranksPerHost = 0;  // the most ranks on one of them
 };
 
-// Every rank calls it together.
+// Every rank calls it together; rank 0, which writes the results, gets the answer, the others zeros.
 JobHosts jobHosts(World& world);
 
 }  // namespace ddl

@@ -20,7 +20,9 @@ class World {
   // Every rank calls these with its own value and gets the same result.
   virtual double maxOverRanks(double value) = 0;
   virtual std::int64_t sumOverRanks(std::int64_t value) = 0;
-  // Every rank calls it with a line about itself (its host, its device) and gets every rank's, in rank order.
+  // Every rank calls it with a text about itself (its host, its device, its timeline); rank 0 gets every
+  // rank's, in rank order, and the others nothing: what is gathered is written by rank 0, and an all-gather
+  // would hold P copies of it (in one process, P^2 texts).
   virtual std::vector<std::string> gatherText(const std::string& mine) = 0;
 };
 

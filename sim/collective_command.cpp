@@ -58,7 +58,7 @@ std::vector<std::int64_t> sizesOf(const Arguments& args) {
 // --schedule FILE: the file gives the algorithm, the ranks, the size and the element size.
 Schedule loadScheduleFile(Arguments& args) {
   args.algorithm.requireNoneGiven("--schedule");
-  for (const char* option : {"--bytes", "--min-bytes", "--max-bytes", "--element-bytes"})
+  for (const char* option : {"--bytes", "--min-bytes", "--max-bytes", "--factor", "--element-bytes"})
     if (args.command->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
   Schedule schedule = loadVerifiedSchedule(args.scheduleFile, "--schedule");
   if (args.command->count("--gpus") && args.gpus != schedule.ranks())

@@ -57,18 +57,32 @@ class JoinsOnlyTheSameRun(DdlcompareTestCase):
         self.assertEqual(status, 2)
         self.assertIn("transport mpi against nccl", err)
 
-    def test_a_field_recorded_in_one_file_only_is_refused(self):
+    def test_a_field_recorded_in_one_file_only_is_noted_not_refused(self):
+        # A fresh prediction against a measurement committed before hosts were recorded.
         measured = sweep("ddlrun", "mpi")
         del measured["hosts"]
-        status, _, err = self.compare(sweep("ddlsim", "simulated"), measured)
+        predicted, measured = self.write("p.json", sweep("ddlsim", "simulated")), self.write("m.json", measured)
+        status, out, err = self.run_main(predicted, measured)
+        self.assertEqual(status, 0, err)
+        self.assertIn("note: hosts is recorded in one file only, so not compared", out)
+
+    def test_element_sizes_are_compared_whatever_the_type_is_called(self):
+        predicted = sweep("ddlsim", "simulated")
+        predicted["type"] = "2-byte"  # ddlsim collective --element-bytes 2
+        measured = sweep("ddlrun", "mpi")
+        measured["type"] = "bfloat16"
+        status, _, err = self.compare(predicted, measured)
+        self.assertEqual(status, 0, err)
+        measured["type"] = "float32"
+        status, _, err = self.compare(predicted, measured)
         self.assertEqual(status, 2)
-        self.assertIn("hosts is recorded in one file only", err)
+        self.assertIn("element_bytes 2 against 4", err)
 
     def test_another_build_of_ddlscale_is_noted_not_refused(self):
         predicted, measured = self.write("p.json", sweep("ddlsim", "simulated")), self.write("m.json", sweep("ddlrun", "mpi", commit="bbbb"))
         status, out, _ = self.run_main(predicted, measured)
         self.assertEqual(status, 0)
-        self.assertIn("note: the files come from different builds of ddlscale: commit aaaa against bbbb", out)
+        self.assertIn("note: commit aaaa against bbbb", out)
 
     def test_files_from_before_these_fields_still_join_each_other(self):
         old = lambda tool: {"source": tool, "configuration": "4 nodes", "collective": "allreduce", "algorithm": "ddl 2x2",

@@ -184,6 +184,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
         fillBuffer(options, collective, output, count, world);
         row.baseline.seconds = timeRuns(options, world, library);
         row.baseline.wrong = checkRuns(options, collective, output, output, count, world, library);
+        totalWrong += row.baseline.wrong;  // a library that sums wrong on these buffers fails the run too
       }
     }
     if (rank == 0 && table) {

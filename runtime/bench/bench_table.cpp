@@ -9,16 +9,17 @@ double gigabytesPerSecond(std::int64_t bytes, double seconds) {
   return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0;
 }
 
-// One half of a row: "  time  algbw  busbw  #wrong", as nccl-tests spaces them.
-std::string half(const BenchMeasurement& measurement, std::int64_t bytes, double busFactor) {
+// One half of a row: "  time  algbw  busbw  #wrong", as nccl-tests spaces them; #wrong is N/A unchecked (-c 0).
+std::string half(const BenchMeasurement& measurement, std::int64_t bytes, double busFactor, bool checked) {
   char text[96];
   if (!measurement.available) {
     std::snprintf(text, sizeof text, "  %7s  %6s  %6s  %5s", "n/a", "n/a", "n/a", "n/a");
     return text;
   }
   const double algbw = gigabytesPerSecond(bytes, measurement.seconds);
-  std::snprintf(text, sizeof text, "  %7s  %6.2f  %6.2f  %5lld", formatMicroseconds(measurement.seconds).c_str(), algbw,
-                algbw * busFactor, static_cast<long long>(measurement.wrong));
+  const std::string wrong = checked ? std::to_string(measurement.wrong) : "N/A";
+  std::snprintf(text, sizeof text, "  %7s  %6.2f  %6.2f  %5s", formatMicroseconds(measurement.seconds).c_str(), algbw,
+                algbw * busFactor, wrong.c_str());
   return text;
 }
 
@@ -80,8 +81,9 @@ std::string benchTableRow(const BenchOptions& options, const BenchRow& row, int 
   // Root is -1 for collectives without one, as in nccl-tests.
   std::snprintf(text, sizeof text, "%12lld  %12lld  %8s  %6s  %6d", static_cast<long long>(row.bytes),
                 static_cast<long long>(row.count), std::string(ncclTestsName(options.type)).c_str(), "sum", -1);
-  std::string line = text + half(row.outOfPlace, row.bytes, factor) + half(row.inPlace, row.bytes, factor);
-  if (!baselineLibrary.empty()) line += half(row.baseline, row.bytes, factor);
+  const bool checked = options.checks > 0;
+  std::string line = text + half(row.outOfPlace, row.bytes, factor, checked) + half(row.inPlace, row.bytes, factor, checked);
+  if (!baselineLibrary.empty()) line += half(row.baseline, row.bytes, factor, checked);
   return line + "\n";
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // ddlrun bench's table, column for column the one nccl-tests prints, so that the tools written for
-// nccl-tests' output read it: the "# nThread ..." and "# Rank ... on HOST device ..." lines; then per size
-// size, count, type, redop, root and the out-of-place and in-place halves (time in µs, algbw and busbw in
+// nccl-tests' output read it: the "# nThread ..." and "# Rank ... on HOST device ..." lines; then for each
+// size: size, count, type, redop, root and the out-of-place and in-place halves (time in µs, algbw and busbw in
 // GB/s, #wrong); the "# Out of bounds values" and "# Avg bus bandwidth" footer. With --baseline, the
 // library's own in-place collective follows as four more columns, after nccl-tests' thirteen.
 

@@ -49,7 +49,10 @@ class ThreadWorld final : public World {
     });
   }
   std::vector<std::string> gatherText(const std::string& mine) override {
-    return gather(group_.texts_, mine, [](const std::vector<std::string>& all) { return all; });
+    const bool root = rank_ == 0;
+    return gather(group_.texts_, mine, [root](const std::vector<std::string>& all) {
+      return root ? all : std::vector<std::string>{};
+    });
   }
 
  private:

@@ -57,7 +57,7 @@ void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, doub
   if (bytesPerRank * perGpu > free)
     throw InvalidArgument(field, "needs about " + formatByteCount(bytesPerRank * perGpu) + " on each GPU (" +
                                      std::to_string(perGpu) + " rank(s) on each of " + std::to_string(devices) +
-                                     "); the freest has " + formatByteCount(free));
+                                     "); the one with least free memory has " + formatByteCount(free));
 #else
   (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
 #endif

@@ -35,15 +35,16 @@ class MpiWorld final : public World {
     return value;
   }
   std::vector<std::string> gatherText(const std::string& mine) override {
-    std::vector<int> lengths(static_cast<std::size_t>(size_));
+    const bool root = rank_ == 0;
+    std::vector<int> lengths(root ? static_cast<std::size_t>(size_) : 0);
     int length = static_cast<int>(mine.size());
-    watched("a gather of the ranks' descriptions (lengths)",
-            [&] { MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, communicator_); });
+    watched("a gather of the ranks' texts (lengths)",
+            [&] { MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, communicator_); });
     std::vector<int> offsets(lengths.size(), 0);
     for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
-    std::string all(static_cast<std::size_t>(offsets.back() + lengths.back()), '\0');
-    watched("a gather of the ranks' descriptions", [&] {
-      MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, communicator_);
+    std::string all(root ? static_cast<std::size_t>(offsets.back() + lengths.back()) : 0, '\0');
+    watched("a gather of the ranks' texts", [&] {
+      MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, communicator_);
     });
     std::vector<std::string> texts;
     for (std::size_t r = 0; r < lengths.size(); ++r)

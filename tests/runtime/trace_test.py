@@ -55,10 +55,12 @@ class IterationTimelines(unittest.TestCase):
     def check_timeline(self, by_process, ranks, buckets):
         self.assertEqual(len(by_process), ranks)
         for process, events in by_process.items():
-            compute = sorted(event for event in events if event[0] == "compute")
+            compute = sorted((event for event in events if event[0] == "compute"), key=lambda event: event[2])
             allreduces = sorted((event for event in events if event[0] == "allreduce"), key=lambda event: event[2])
             self.assertEqual(len(allreduces), buckets, process)
-            self.assertEqual(compute[-1][1] if compute[-1][1] == "optimizer" else None, "optimizer", process)
+            self.assertEqual(compute[-1][1], "optimizer", f"{process}: the optimizer is not the last compute")
+            for (_, earlier, _, end), (_, later, start, _) in zip(compute, compute[1:]):
+                self.assertLessEqual(end, start + 1e-3, f"{process}: {earlier} overlaps {later}")
             ends = {name: end for _, name, _, end in compute}
             for bucket, (_, name, start, end) in enumerate(allreduces):
                 self.assertIn(f"bucket {bucket}", name)
