@@ -20,6 +20,16 @@ ALLOWANCE_S = 5  # what the job may take beyond --timeout-s to end, by the issue
 MPIRUN_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1", "-np", "4"]
 
 
+def sanitized(ddlrun):
+    """Whether `ddlrun` was built with AddressSanitizer (scripts/build sanitize): its build's CMake cache says."""
+    cache = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(ddlrun))), "CMakeCache.txt")
+    try:
+        with open(cache) as file:
+            return "DDLSCALE_SANITIZE:BOOL=ON" in file.read()
+    except OSError:
+        return False
+
+
 def bench(label):
     return ["bench", "--algorithm", "ring", "-b", "1K", "-e", "8K", "-n", "2", "-w", "1", "--baseline", "mpi",
             "--timeout-s", str(TIMEOUT_S), "--configuration", label]
@@ -109,6 +119,9 @@ class FrozenRankEndsTheJob(unittest.TestCase):
         # A bug on one rank, while the others wait for it in the schedule.
         self.check(bench, "allreduce", 2, "fail", "rank 2 failed")
 
+    @unittest.skipIf(sanitized(DDLRUN), "under AddressSanitizer, filling and copying 512 MiB on 4 ranks of 2 cores "
+                                         "skews the ranks by more than --timeout-s 1 before the collective starts, which "
+                                         "the watchdog rightly ends")
     def test_a_slow_library_collective_is_waited_for_while_every_rank_answers(self):
         # MPI_Allreduce of 512 MiB on 4 ranks of 2 cores takes longer (1.5 s) than --timeout-s 1: every rank is in it,
         # so the job goes on, says why, and ends well.
