@@ -1,12 +1,17 @@
 #include "sim/platform_xml.hpp"
 
-#include "sim/network_model.hpp"
-
 #include <iomanip>
 #include <set>
+#include <string>
+#include <vector>
+
+#include "sim/network_model.hpp"
 
 namespace ddl {
 namespace {
+
+// What SimGrid takes for a link without limit (it cannot represent an infinite bandwidth).
+constexpr double kUnlimitedBandwidth = 1e30;
 
 const char* policyOf(LinkSharing sharing) {
   switch (sharing) {
@@ -17,37 +22,184 @@ const char* policyOf(LinkSharing sharing) {
   return "SHARED";
 }
 
+std::string nodeZone(int node) { return "n" + std::to_string(node); }
+std::string gateway(int node) { return nodeZone(node) + "-gateway"; }
+std::string leafZone(int leaf) { return "leaf" + std::to_string(leaf); }
+std::string uplinkZone(int leaf) { return leafZone(leaf) + "-uplink"; }
+std::string leafSwitch(int leaf) { return leafZone(leaf) + "-switch"; }
+std::string crossbar(int leaf) { return leafZone(leaf) + "-crossbar"; }
+
 class XmlWriter {
  public:
-  XmlWriter(std::ostream& out, const PlatformDescription& platform) : out_(out), platform_(platform) {}
+  XmlWriter(std::ostream& out, const Cluster& cluster) : out_(out), cluster_(cluster) {}
 
-  void link(const RouteHop& hop) {
-    if (!written_.insert(hop.link).second) return;
-    const PlatformLink link = platform_.link(hop.link);
-    out_ << "    <link id=\"" << link.name << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\"" << link.latencySeconds
-         << "s\" sharing_policy=\"" << policyOf(link.sharing) << "\"/>\n";
+  std::ostream& line(int depth) { return out_ << std::string(static_cast<std::size_t>(2 * depth), ' '); }
+
+  // Declares the links of `routes` not declared yet; in the zone being written.
+  void links(int depth, const std::vector<std::vector<RouteHop>>& routes) {
+    for (const auto& route : routes)
+      for (const RouteHop& hop : route) {
+        if (!written_.insert(hop.link).second) continue;
+        const PlatformLink link = cluster_.link(hop.link);
+        line(depth) << "<link id=\"" << link.name << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\""
+                    << link.latencySeconds << "s\" sharing_policy=\"" << policyOf(link.sharing) << "\"/>\n";
+      }
   }
 
-  void route(const std::string& from, const std::string& to, const std::vector<RouteHop>& hops) {
-    out_ << "    <route src=\"" << from << "\" dst=\"" << to << "\" symmetrical=\"NO\">";
+  void route(int depth, const std::string& from, const std::string& to, const std::vector<RouteHop>& hops) {
+    line(depth) << "<route src=\"" << from << "\" dst=\"" << to << "\" symmetrical=\"NO\">";
+    hopsOf(hops);
+    out_ << "</route>\n";
+  }
+
+  void zoneRoute(int depth, const std::string& from, const std::string& to, const std::string& gatewayFrom,
+                 const std::string& gatewayTo, const std::vector<RouteHop>& hops) {
+    line(depth) << "<zoneRoute src=\"" << from << "\" dst=\"" << to << "\" gw_src=\"" << gatewayFrom << "\" gw_dst=\""
+                << gatewayTo << "\" symmetrical=\"NO\">";
+    hopsOf(hops);
+    out_ << "</zoneRoute>\n";
+  }
+
+  void crossbarRoute(int depth, int leaf, const std::string& from, const std::string& to, const std::string& gatewayFrom,
+                     const std::string& gatewayTo) {
+    line(depth) << "<zoneRoute src=\"" << from << "\" dst=\"" << to << "\" gw_src=\"" << gatewayFrom << "\" gw_dst=\""
+                << gatewayTo << "\" symmetrical=\"NO\"><link_ctn id=\"" << crossbar(leaf) << "\"/></zoneRoute>\n";
+  }
+
+ private:
+  void hopsOf(const std::vector<RouteHop>& hops) {
     for (const RouteHop& hop : hops) {
-      const PlatformLink link = platform_.link(hop.link);
+      const PlatformLink link = cluster_.link(hop.link);
       out_ << "<link_ctn id=\"" << link.name << "\"";
       if (link.sharing == LinkSharing::PerDirection) out_ << " direction=\"" << (hop.up ? "UP" : "DOWN") << "\"";
       out_ << "/>";
     }
-    out_ << "</route>\n";
   }
 
- private:
   std::ostream& out_;
-  const PlatformDescription& platform_;
+  const Cluster& cluster_;
   std::set<LinkId> written_;
+};
+
+std::vector<std::vector<Rank>> ranksPerNode(const Cluster& cluster) {
+  std::vector<std::vector<Rank>> ranks(static_cast<std::size_t>(cluster.nodes()));
+  for (Rank rank = 0; rank < cluster.hosts(); ++rank) ranks[static_cast<std::size_t>(cluster.locate(rank).node)].push_back(rank);
+  return ranks;
+}
+
+// The nodes under each leaf.
+std::vector<std::vector<int>> nodesPerLeaf(const Cluster& cluster) {
+  std::vector<std::vector<int>> nodes(static_cast<std::size_t>(cluster.leaves()));
+  for (int node = 0; node < cluster.nodes(); ++node) nodes[static_cast<std::size_t>(cluster.leafOf(node))].push_back(node);
+  return nodes;
+}
+
+struct Writer {
+  std::ostream& out;
+  const Cluster& cluster;
+  double hostSpeed;
+  int coresPerHost;
+  XmlWriter xml{out, cluster};
+
+  void node(int depth, int node, const std::vector<Rank>& ranks) {
+    xml.line(depth) << "<zone id=\"" << nodeZone(node) << "\" routing=\"Full\">\n";
+    for (Rank rank : ranks)
+      xml.line(depth + 1) << "<host id=\"" << cluster.hostName(rank) << "\" speed=\"" << hostSpeed << "f\" core=\""
+                          << coresPerHost << "\"/>\n";
+    // Where reductions are memory traffic, the memory they flow to is a host of its own.
+    const auto sink = ranks.empty() ? std::nullopt : cluster.reductionTraffic(ranks.front());
+    if (sink) xml.line(depth + 1) << "<host id=\"" << sink->sinkHost << "\" speed=\"" << hostSpeed << "f\"/>\n";
+    const bool connected = cluster.nodes() > 1;
+    if (connected) xml.line(depth + 1) << "<router id=\"" << gateway(node) << "\"/>\n";
+
+    std::vector<std::vector<RouteHop>> routes;
+    for (Rank from : ranks) {
+      for (Rank to : ranks)
+        if (from != to) routes.push_back(cluster.routeWithinNode(from, to));
+      if (connected) {
+        routes.push_back(cluster.routeOutOfNode(from));
+        routes.push_back(cluster.routeIntoNode(from));
+      }
+      if (sink) routes.push_back(cluster.reductionTraffic(from)->route);
+    }
+    xml.links(depth + 1, routes);
+    for (Rank from : ranks) {
+      for (Rank to : ranks)
+        if (from != to) xml.route(depth + 1, cluster.hostName(from), cluster.hostName(to), cluster.routeWithinNode(from, to));
+      if (connected) {
+        xml.route(depth + 1, cluster.hostName(from), gateway(node), cluster.routeOutOfNode(from));
+        xml.route(depth + 1, gateway(node), cluster.hostName(from), cluster.routeIntoNode(from));
+      }
+      if (sink) xml.route(depth + 1, cluster.hostName(from), sink->sinkHost, cluster.reductionTraffic(from)->route);
+    }
+    xml.line(depth) << "</zone>\n";
+  }
+
+  // The nodes of one leaf as the children of the zone being written, with the routes between them.
+  void leafContents(int depth, int leaf, const std::vector<int>& nodes, const std::vector<std::vector<Rank>>& ranks,
+                    bool uplinked) {
+    for (int n : nodes) node(depth, n, ranks[static_cast<std::size_t>(n)]);
+    if (uplinked) {
+      xml.line(depth) << "<zone id=\"" << uplinkZone(leaf) << "\" routing=\"None\">\n";
+      xml.line(depth + 1) << "<router id=\"" << leafSwitch(leaf) << "\"/>\n";
+      xml.line(depth) << "</zone>\n";
+    }
+    if (nodes.size() < 2 && !uplinked) return;
+    xml.line(depth) << "<link id=\"" << crossbar(leaf) << "\" bandwidth=\"" << kUnlimitedBandwidth
+                    << "Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n";
+    for (int from : nodes) {
+      for (int to : nodes)
+        if (from != to) xml.crossbarRoute(depth, leaf, nodeZone(from), nodeZone(to), gateway(from), gateway(to));
+      if (uplinked) {
+        xml.crossbarRoute(depth, leaf, nodeZone(from), uplinkZone(leaf), gateway(from), leafSwitch(leaf));
+        xml.crossbarRoute(depth, leaf, uplinkZone(leaf), nodeZone(from), leafSwitch(leaf), gateway(from));
+      }
+    }
+  }
+
+  void fabric(int depth) {
+    const std::vector<std::vector<Rank>> ranks = ranksPerNode(cluster);
+    const std::vector<std::vector<int>> leaves = nodesPerLeaf(cluster);
+    if (leaves.size() == 1) {
+      leafContents(depth, 0, leaves.front(), ranks, false);
+      return;
+    }
+    for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+      xml.line(depth) << "<zone id=\"" << leafZone(static_cast<int>(leaf)) << "\" routing=\"Full\">\n";
+      leafContents(depth + 1, static_cast<int>(leaf), leaves[leaf], ranks, true);
+      xml.line(depth) << "</zone>\n";
+    }
+    std::vector<std::vector<RouteHop>> routes;
+    for (int from = 0; from < cluster.leaves(); ++from)
+      for (int to = 0; to < cluster.leaves(); ++to)
+        if (from != to) routes.push_back(cluster.routeBetweenLeaves(from, to));
+    xml.links(depth, routes);
+    for (int from = 0; from < cluster.leaves(); ++from)
+      for (int to = 0; to < cluster.leaves(); ++to)
+        if (from != to)
+          xml.zoneRoute(depth, leafZone(from), leafZone(to), leafSwitch(from), leafSwitch(to),
+                        cluster.routeBetweenLeaves(from, to));
+  }
 };
 
 }  // namespace
 
-void writeSimGridXml(std::ostream& out, const PlatformDescription& platform, double hostSpeed, int coresPerHost) {
+std::int64_t simGridXmlRouteCount(const Cluster& cluster) {
+  std::int64_t routes = 0;
+  const bool connected = cluster.nodes() > 1;
+  for (const auto& ranks : ranksPerNode(cluster)) {
+    const auto gpus = static_cast<std::int64_t>(ranks.size());
+    routes += gpus * (gpus - 1) + (connected ? 2 * gpus : 0) + (cluster.topology().node.sharedMemory ? gpus : 0);
+  }
+  const std::int64_t leaves = cluster.leaves();
+  for (const auto& nodes : nodesPerLeaf(cluster)) {
+    const auto children = static_cast<std::int64_t>(nodes.size()) + (leaves > 1 ? 1 : 0);
+    routes += children * (children - 1);
+  }
+  return routes + leaves * (leaves - 1);
+}
+
+void writeSimGridXml(std::ostream& out, const Cluster& cluster, double hostSpeed, int coresPerHost) {
   out << std::setprecision(17);
   out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       << "<platform version=\"4.1\">\n";
@@ -56,28 +208,7 @@ void writeSimGridXml(std::ostream& out, const PlatformDescription& platform, dou
   for (const SimGridSetting& setting : kNetworkModel)
     out << "    <prop id=\"" << setting.name << "\" value=\"" << setting.value << "\"/>\n";
   out << "  </config>\n  <zone id=\"cluster\" routing=\"Full\">\n";
-  for (Rank rank = 0; rank < platform.hosts(); ++rank)
-    out << "    <host id=\"" << platform.hostName(rank) << "\" speed=\"" << hostSpeed << "f\" core=\"" << coresPerHost
-        << "\"/>\n";
-  // Where reductions are memory traffic, the memory they flow to is a host of its own.
-  std::set<std::string> sinks;
-  for (Rank rank = 0; rank < platform.hosts(); ++rank)
-    if (const auto traffic = platform.reductionTraffic(rank); traffic && sinks.insert(traffic->sinkHost).second)
-      out << "    <host id=\"" << traffic->sinkHost << "\" speed=\"" << hostSpeed << "f\"/>\n";
-
-  XmlWriter writer(out, platform);
-  for (Rank from = 0; from < platform.hosts(); ++from) {
-    for (Rank to = 0; to < platform.hosts(); ++to)
-      if (from != to)
-        for (const RouteHop& hop : platform.route(from, to)) writer.link(hop);
-    if (const auto traffic = platform.reductionTraffic(from))
-      for (const RouteHop& hop : traffic->route) writer.link(hop);
-  }
-  for (Rank from = 0; from < platform.hosts(); ++from) {
-    for (Rank to = 0; to < platform.hosts(); ++to)
-      if (from != to) writer.route(platform.hostName(from), platform.hostName(to), platform.route(from, to));
-    if (const auto traffic = platform.reductionTraffic(from)) writer.route(platform.hostName(from), traffic->sinkHost, traffic->route);
-  }
+  Writer{out, cluster, hostSpeed, coresPerHost}.fabric(2);
   out << "  </zone>\n</platform>\n";
 }
 

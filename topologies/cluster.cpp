@@ -69,27 +69,46 @@ void Cluster::appendNodeHops(std::vector<RouteHop>& route, int node, const std::
   for (const NodeHop& hop : hops) route.push_back({node * nodeLinks() + hop.link, hop.up});
 }
 
-std::vector<RouteHop> Cluster::route(Rank from, Rank to) const {
+std::vector<RouteHop> Cluster::routeWithinNode(Rank from, Rank to) const {
   const Location src = locate(from);
   const Location dst = locate(to);
   std::vector<RouteHop> route{{port(src.node, src.gpu), true}};
-  if (src.node == dst.node && topology_.node.sharedMemory) {
+  if (topology_.node.sharedMemory)
     route.push_back({memory(src.node), true});
-  } else if (src.node == dst.node) {
+  else
     appendNodeHops(route, src.node, routes_.betweenGpus(src.gpu, dst.gpu));
-  } else {
-    appendNodeHops(route, src.node, routes_.gpuToNic(src.gpu));
-    route.push_back({cable(src.node, routes_.nicOf(src.gpu)), true});
-    const int srcLeaf = src.node / topology_.network.nodesPerLeaf;
-    const int dstLeaf = dst.node / topology_.network.nodesPerLeaf;
-    if (srcLeaf != dstLeaf) {
-      route.push_back({uplink(srcLeaf), true});
-      route.push_back({uplink(dstLeaf), false});
-    }
-    route.push_back({cable(dst.node, routes_.nicOf(dst.gpu)), false});
-    appendNodeHops(route, dst.node, routes_.nicToGpu(dst.gpu));
-  }
   route.push_back({port(dst.node, dst.gpu), false});
+  return route;
+}
+
+std::vector<RouteHop> Cluster::routeOutOfNode(Rank rank) const {
+  const Location at = locate(rank);
+  std::vector<RouteHop> route{{port(at.node, at.gpu), true}};
+  appendNodeHops(route, at.node, routes_.gpuToNic(at.gpu));
+  route.push_back({cable(at.node, routes_.nicOf(at.gpu)), true});
+  return route;
+}
+
+std::vector<RouteHop> Cluster::routeIntoNode(Rank rank) const {
+  const Location at = locate(rank);
+  std::vector<RouteHop> route{{cable(at.node, routes_.nicOf(at.gpu)), false}};
+  appendNodeHops(route, at.node, routes_.nicToGpu(at.gpu));
+  route.push_back({port(at.node, at.gpu), false});
+  return route;
+}
+
+std::vector<RouteHop> Cluster::routeBetweenLeaves(int fromLeaf, int toLeaf) const {
+  if (fromLeaf == toLeaf) return {};
+  return {{uplink(fromLeaf), true}, {uplink(toLeaf), false}};
+}
+
+std::vector<RouteHop> Cluster::route(Rank from, Rank to) const {
+  const int fromNode = locate(from).node;
+  const int toNode = locate(to).node;
+  if (fromNode == toNode) return routeWithinNode(from, to);
+  std::vector<RouteHop> route = routeOutOfNode(from);
+  for (auto part : {routeBetweenLeaves(leafOf(fromNode), leafOf(toNode)), routeIntoNode(to)})
+    route.insert(route.end(), part.begin(), part.end());
   return route;
 }
 

@@ -28,12 +28,20 @@ class Cluster final : public PlatformDescription {
   int nodes() const { return nodes_; }
   int ranksOnBusiestNode() const;  // the most ranks placed on one node
   int leaves() const { return (nodes_ + topology_.network.nodesPerLeaf - 1) / topology_.network.nodesPerLeaf; }
+  int leafOf(int node) const { return node / topology_.network.nodesPerLeaf; }
   const Topology& topology() const { return topology_; }
 
   int hosts() const override { return ranks_; }
   std::string hostName(Rank rank) const override;
   PlatformLink link(LinkId id) const override;
   std::vector<RouteHop> route(Rank from, Rank to) const override;
+  // The pieces route() joins, which the zones of an exported SimGrid platform hold one level each:
+  // between two ranks of one node; from a rank out of its node's NIC (its GPU port, the node's links, the
+  // NIC's cable) and back in; and between two leaves (the uplinks of both; none within a leaf).
+  std::vector<RouteHop> routeWithinNode(Rank from, Rank to) const;
+  std::vector<RouteHop> routeOutOfNode(Rank rank) const;
+  std::vector<RouteHop> routeIntoNode(Rank rank) const;
+  std::vector<RouteHop> routeBetweenLeaves(int fromLeaf, int toLeaf) const;
   double reduceSecondsPerByte(Rank) const override { return 1 / topology_.node.reduceBps; }
   // On a node whose ranks share one GPU's memory: a reduction of n bytes is memory traffic worth
   // n x (memory bandwidth / reduce rate) bytes of copying, which alone takes n / reduce_Bps.

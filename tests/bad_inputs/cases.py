@@ -375,7 +375,8 @@ CASES = [
     *[Case(f"ddlsim platform: {name}", [SIM, "platform", *flags, "--out", "{out}"], expect) for name, flags, expect in [
         ("--nodes 0", ["minsky-p100-ib-edr", "--nodes", "0"], ["--nodes"]),
         ("--nodes 1000000", ["minsky-p100-ib-edr", "--nodes", "1000000", "--xml"], ["--nodes"]),
-        ("an XML file of 8000 GPUs", ["minsky-p100-ib-edr", "--nodes", "2000", "--xml"], ["--nodes", "route per pair"]),
+        ("an XML file of one leaf of 16000 nodes", ["minsky-p100-ib-edr", "--nodes", "16000", "--nodes-per-leaf", "16000", "--xml"],
+         ["--nodes", "16000 per leaf", "routes"]),
         ("an unknown topology", ["minksy-p100-ib-edr", "--nodes", "2"], ["topology", "did you mean 'minsky-p100-ib-edr'"]),
         ("--nics-per-node 99", ["minsky-p100-ib-edr", "--nics-per-node", "99"], ["--nics-per-node"]),
         ("an unknown placement", ["minsky-p100-ib-edr", "--placement", "x"], ["--placement"]),

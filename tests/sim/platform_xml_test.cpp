@@ -1,11 +1,15 @@
-// The SimGrid platform file ddlsim exports is the cluster ddlsim simulates: loaded into SimGrid, a message
-// between two GPUs of different nodes takes the route's latency plus its size over its narrowest link.
+// The SimGrid platform file ddlsim exports is the cluster ddlsim simulates: loaded into SimGrid, its nested
+// zones give every pair of GPUs the links of Cluster::route, in order and direction, and a message between
+// two GPUs of different nodes takes the route's latency plus its size over its narrowest link.
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <simgrid/s4u.hpp>
@@ -36,6 +40,101 @@ double routeSeconds(const Cluster& cluster, Rank from, Rank to, double bytes) {
     bandwidth = std::min(bandwidth, cluster.link(hop.link).bandwidthBps);
   }
   return latency + bytes / bandwidth;
+}
+
+// SimGrid's route between every ordered pair of hosts of `platform`, from plain_simgrid_routes run as its own
+// process (SimGrid takes a file's <config> only in a process that has loaded no platform yet): "FROM TO" ->
+// the links crossed, a split-duplex one as "NAME UP" or "NAME DOWN", without the leaf crossbars (no latency,
+// no limit: the exported file's stand-in for a switch).
+std::map<std::string, std::vector<std::string>> plainSimGridRoutes(const std::string& platform) {
+  std::map<std::string, std::vector<std::string>> routes;
+  FILE* pipe = popen((std::string(PLAIN_SIMGRID_ROUTES) + " " + platform + " 2>/dev/null").c_str(), "r");
+  if (!pipe) return routes;
+  std::string text;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  if (pclose(pipe) != 0) return {};
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string from, to, link;
+    words >> from >> to;
+    std::vector<std::string>& links = routes[from + " " + to];
+    while (words >> link) {
+      if (link.find("-crossbar") != std::string::npos) continue;
+      for (const std::string direction : {"_UP", "_DOWN"})
+        if (link.ends_with(direction)) link = link.substr(0, link.size() - direction.size()) + " " + direction.substr(1);
+      links.push_back(link);
+    }
+  }
+  return routes;
+}
+
+std::vector<std::string> linkNames(const Cluster& cluster, const std::vector<RouteHop>& route) {
+  std::vector<std::string> names;
+  for (const RouteHop& hop : route) {
+    const PlatformLink link = cluster.link(hop.link);
+    names.push_back(link.sharing == LinkSharing::PerDirection ? link.name + (hop.up ? " UP" : " DOWN") : link.name);
+  }
+  return names;
+}
+
+// Exports `cluster` and compares plain SimGrid's route of every ordered pair of GPUs (and of every GPU to its
+// shared memory) with the cluster's own.
+void expectEveryRouteAsTheClusterHasIt(const Cluster& cluster, const std::string& name) {
+  const std::string path = testing::TempDir() + "/" + name + ".xml";
+  {
+    std::ofstream file(path);
+    writeSimGridXml(file, cluster, SimulatedPlatform::kHostSpeed, 1024);
+  }
+  const auto routes = plainSimGridRoutes(path);
+  ASSERT_FALSE(routes.empty()) << "plain_simgrid_routes failed on " << path;
+  auto simgrid = [&](const std::string& from, const std::string& to) {
+    auto it = routes.find(from + " " + to);
+    return it == routes.end() ? std::vector<std::string>{"(no route)"} : it->second;
+  };
+  for (Rank from = 0; from < cluster.hosts(); ++from) {
+    for (Rank to = 0; to < cluster.hosts(); ++to) {
+      if (from == to) continue;
+      ASSERT_EQ(simgrid(cluster.hostName(from), cluster.hostName(to)), linkNames(cluster, cluster.route(from, to)))
+          << name << ": " << cluster.hostName(from) << " -> " << cluster.hostName(to);
+    }
+    if (const auto traffic = cluster.reductionTraffic(from)) {
+      ASSERT_EQ(simgrid(cluster.hostName(from), traffic->sinkHost), linkNames(cluster, traffic->route)) << name;
+    }
+  }
+}
+
+Topology shippedTopology(const std::string& name, int nodesPerLeaf) {
+  Topology topology = loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/" + name + ".json");
+  if (nodesPerLeaf > 0) topology.network.nodesPerLeaf = nodesPerLeaf;
+  return topology;
+}
+
+TEST(PlatformXml, NestedZonesRouteEveryPairAsTheClusterDoes) {
+  // One node; one leaf of two nodes; three leaves of two nodes (the last with one); NICs shared by several
+  // GPUs (DGX H100: eight NICs, and a GPU per NIC); ranks placed round-robin; ranks sharing one GPU's memory.
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("minsky-p100-ib-edr", 0), 4, Placement::Packed), "minsky-1");
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("minsky-p100-ib-edr", 0), 8, Placement::Packed), "minsky-2");
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("minsky-p100-ib-edr", 2), 20, Placement::Packed), "minsky-5");
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("dgx-h100-ndr", 2), 24, Placement::Packed), "dgx-3");
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("dgx1-v100-ib-edr", 1), 16, Placement::RoundRobin), "dgx1-rr");
+  expectEveryRouteAsTheClusterHasIt(Cluster(shippedTopology("h200-ranks-sharing-one-gpu", 0), 4, Placement::Packed),
+                                    "shared-gpu");
+}
+
+TEST(PlatformXml, GrowsWithTheNodesNotWithThePairsOfGpus) {
+  // 256 Minsky GPUs: 64 nodes of 4 GPUs (12 routes between them, 8 to and from the gateway), 4 leaves of 16
+  // nodes and their uplink zone (17 x 16 zoneRoutes each), 4 x 3 between leaves: 2380, not 256 x 255.
+  const Cluster cluster(shippedTopology("minsky-p100-ib-edr", 0), 256, Placement::Packed);
+  EXPECT_EQ(simGridXmlRouteCount(cluster), 64 * 20 + 4 * 17 * 16 + 4 * 3);
+  std::ostringstream text;
+  writeSimGridXml(text, cluster, SimulatedPlatform::kHostSpeed, 1024);
+  const std::string xml = text.str();
+  std::int64_t listed = 0;
+  for (const char* tag : {"<route ", "<zoneRoute "})
+    for (std::size_t at = xml.find(tag); at != std::string::npos; at = xml.find(tag, at + 1)) ++listed;
+  EXPECT_EQ(listed, simGridXmlRouteCount(cluster));
 }
 
 TEST(PlatformXml, LoadsIntoSimGridWithTheSameRoutes) {
@@ -93,6 +192,29 @@ TEST(PlatformXml, PlainSimGridTimesATransferAsDdlsimDoes) {
   EXPECT_GT(unconfigured, expected * 1.01);
   std::printf("1 GB from %s to %s: %.7f s from ddlsim's routes, %.7f s in plain SimGrid, %.7f s without <config>\n",
               cluster.hostName(1).c_str(), cluster.hostName(6).c_str(), expected, plain, unconfigured);
+}
+
+TEST(PlatformXml, PlainSimGridTimesATransferBetweenLeavesAsDdlsimDoes) {
+  // Through both leaves' uplinks, oversubscribed 8:1 so that an uplink (2 nodes x 2 NICs x 12.5 GB/s / 8 =
+  // 6.25 GB/s) is the narrowest link.
+  Topology topology = shippedTopology("minsky-p100-ib-edr", 2);
+  topology.network.oversubscription = 8;
+  const Cluster cluster(topology, 20, Placement::Packed);
+  const std::string path = testing::TempDir() + "/minsky-leaves.xml";
+  {
+    std::ofstream file(path);
+    writeSimGridXml(file, cluster, SimulatedPlatform::kHostSpeed, 1024);
+  }
+  const double bytes = 1e9;
+  const Rank from = 2;
+  const Rank to = 17;  // node 4, under the third leaf
+  const double expected = routeSeconds(cluster, from, to, bytes);
+  ASSERT_LT(expected, 1.0) << "the uplink should carry 1 GB in well under a second";
+  const double plain = plainSimGridTransfer(path, cluster.hostName(from), cluster.hostName(to), bytes);
+  ASSERT_GT(plain, 0) << "plain_simgrid_transfer failed on " << path;
+  EXPECT_NEAR(plain, expected, 1e-3 * expected);
+  std::printf("1 GB from %s to %s across leaves: %.7f s from ddlsim's routes, %.7f s in plain SimGrid\n",
+              cluster.hostName(from).c_str(), cluster.hostName(to).c_str(), expected, plain);
 }
 
 }  // namespace
