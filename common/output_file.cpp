@@ -1,6 +1,7 @@
 #include "common/output_file.hpp"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -25,6 +26,11 @@ void writeOutput(const std::string& path, const std::function<void(std::ostream&
   std::string partial = path + ".partial.XXXXXX";
   const int descriptor = ::mkstemp(partial.data());
   if (descriptor < 0) throw InvalidArgument("--out", "cannot write '" + path + "'");
+  // mkstemp makes the file private (0600); what is written is the user's, with the permissions any other
+  // program's output gets (0666 less the umask).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(descriptor, 0666 & ~mask);
   ::close(descriptor);
   auto fail = [&](const std::string& why) {
     std::error_code ignored;
@@ -36,9 +42,8 @@ void writeOutput(const std::string& path, const std::function<void(std::ostream&
     if (!file) fail("");
     write(file);
     if (!file.flush()) fail(" (is the disk full?)");
-  } catch (const InvalidArgument&) {
-    throw;
   } catch (...) {
+    // Whatever failed, a write that stopped part-way leaves nothing behind (fail() has removed it already).
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);
     throw;
