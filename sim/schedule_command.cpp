@@ -8,6 +8,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
 #include "common/json_reader.hpp"
+#include "algorithms/io/msccl_xml.hpp"
 #include "algorithms/io/schedule_json.hpp"
 #include "common/invalid_argument.hpp"
 #include "algorithms/schedule/traffic.hpp"
@@ -42,6 +43,7 @@ struct Arguments {
   std::string levels;
   bool verify = false;
   bool json = false;
+  bool mscclXml = false;
   bool perRank = false;
   int rank = -1;
   std::string out;
@@ -171,8 +173,16 @@ void writeJson(const Loaded& loaded, const Arguments& args) {
   writeOutput(args.out, [&](std::ostream& out) { writeScheduleJson(out, loaded.schedule, only); });
 }
 
+void writeMsccl(const Loaded& loaded, const Arguments& args) {
+  MscclExport exported;
+  writeOutput(args.out, [&](std::ostream& out) { exported = writeMscclXml(out, loaded.schedule); });
+  for (const std::string& line : exported.runtimeLimitsExceeded) std::fprintf(stderr, "warning: %s\n", line.c_str());
+}
+
 int run(const Arguments& args) {
-  if (args.given("--out") && !args.json) throw InvalidArgument("--out", "only with --json");
+  if (args.given("--out") && !args.json && !args.mscclXml) throw InvalidArgument("--out", "only with --json or --msccl-xml");
+  if (args.json && args.mscclXml) throw InvalidArgument("--msccl-xml", "cannot be combined with --json: one format at a time");
+  if (args.mscclXml && args.given("--rank")) throw InvalidArgument("--rank", "MSCCL's XML holds every GPU: no --rank with --msccl-xml");
   const Loaded loaded = args.from.empty() ? generate(args) : loadFromFile(args);
   const CollectiveSpec& spec = loaded.schedule.spec();
   if (args.given("--rank") && (args.rank < 0 || args.rank >= spec.ranks))
@@ -182,10 +192,12 @@ int run(const Arguments& args) {
   // Everything is worked out before anything is printed: a schedule that cannot run fails without output.
   std::optional<VerificationReport> verification;
   if (args.verify) verification = verify(loaded.schedule);
-  if (args.json) {
+  if (args.json || args.mscclXml) {
     const int status = verification ? report(loaded.schedule, *verification, stderr) : 0;
-    if (status == 0) writeJson(loaded, args);  // a schedule that failed --verify is not written out
-    return status;
+    if (status != 0) return status;  // a schedule that failed --verify is not written out
+    if (args.json) writeJson(loaded, args);
+    else writeMsccl(loaded, args);
+    return 0;
   }
   std::optional<double> walk;
   if (!verification || verification->ok()) {
@@ -224,10 +236,12 @@ void addScheduleCommand(CLI::App& app, int& exitCode) {
   command->add_option("--levels", args->levels, "With --from: link levels for the cost walk (4x16x4)");
   command->add_flag("--verify", args->verify, "Prove the schedule computes its collective (exit 1 if not)");
   command->add_flag("--json", args->json, "Write the schedule as JSON instead of the summary");
+  command->add_flag("--msccl-xml", args->mscclXml,
+                    "Write the allreduce in MSCCL's XML algorithm format (as msccl-tools writes it) instead of the summary");
   command->add_option("--rank", args->rank, "Only this rank: its line of the table, or its program in JSON")
       ->check(CLI::Range(0, kMaxRanks - 1));
   command->add_flag("--per-rank", args->perRank, "Print a table of steps and bytes for every rank");
-  command->add_option("--out", args->out, "With --json: write to this file instead of standard output")->check(writableFile());
+  command->add_option("--out", args->out, "With --json or --msccl-xml: write to this file instead of standard output")->check(writableFile());
   command->add_option("--latency-s", args->latency, "alpha per link level, comma-separated, seconds")
       ->delimiter(',')
       ->check(finiteIn(0, 1))
@@ -248,6 +262,7 @@ void addScheduleCommand(CLI::App& app, int& exitCode) {
       "  ddlsim schedule --algorithm ddl --ranks 256 --dims 4x16x4 --verify\n"
       "  ddlsim schedule --algorithm hierarchical --ranks 64 --ranks-per-node 4 --inner halving-doubling\n"
       "  ddlsim schedule --algorithm ring --ranks 4 --bytes 64 --json --out ring4.json\n"
+      "  ddlsim schedule --algorithm ddl --ranks 16 --dims 4x4 --bytes 64K --msccl-xml --out ddl16.xml\n"
       "  ddlsim schedule --from ring4.json --verify");
   command->callback([args, &exitCode] { exitCode = run(*args); });
 }
