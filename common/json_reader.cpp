@@ -71,12 +71,15 @@ bool JsonReader::has(const nlohmann::json& object, const std::string& key) const
 }
 
 void JsonReader::allowOnly(const nlohmann::json& object, std::initializer_list<std::string_view> known) const {
-  const std::vector<std::string_view> names(known);
+  allowOnly(object, std::vector<std::string_view>(known));
+}
+
+void JsonReader::allowOnly(const nlohmann::json& object, const std::vector<std::string_view>& names) const {
   for (const auto& [key, value] : this->object(object).items()) {
     (void)value;
     if (key == "description" || key == "source" || key == "sources" || key == "confidence" || key == "note") continue;
     bool found = false;
-    for (std::string_view name : known) found = found || name == key;
+    for (std::string_view name : names) found = found || name == key;
     if (!found) at(key).fail("unknown field" + didYouMean(key, names) + "; the known ones are " + listOfNames(names));
   }
 }

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ class JsonReader {
   // Fails on a member not in `known`, naming the nearest known one: a misspelt field should not be silently
   // ignored. Members named "description", "source", "sources", "confidence" and "note" are always allowed.
   void allowOnly(const nlohmann::json& object, std::initializer_list<std::string_view> known) const;
+  void allowOnly(const nlohmann::json& object, const std::vector<std::string_view>& known) const;
 
   const nlohmann::json& object(const nlohmann::json& value) const;
   const nlohmann::json& array(const nlohmann::json& value) const;

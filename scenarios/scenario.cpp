@@ -17,44 +17,54 @@
 namespace ddl {
 namespace {
 
+// A grid per GPU count: {"256": "4x16x4", ...}.
+std::vector<std::pair<int, OptionValue>> readGridsByGpus(const JsonReader& reader, const nlohmann::json& value) {
+  std::vector<std::pair<int, OptionValue>> grids;
+  for (const auto& [gpus, grid] : reader.object(value).items()) {
+    const JsonReader entry = reader.at(gpus);
+    int count = 0;
+    const auto [end, error] = std::from_chars(gpus.data(), gpus.data() + gpus.size(), count);
+    if (gpus.empty() || error != std::errc() || end != gpus.data() + gpus.size() || count < 1 || count > kMaxRanks)
+      entry.fail("keys are GPU counts, 1 to " + std::to_string(kMaxRanks));
+    for (const auto& [earlier, unused] : grids)
+      if (earlier == count) entry.fail("a second grid for " + std::to_string(count) + " GPUs");
+    try {
+      grids.push_back({count, parseDims(entry.string(grid))});
+    } catch (const InvalidArgument& error) {
+      entry.fail(error.what());
+    }
+  }
+  return grids;
+}
+
+ScenarioOption readOption(const JsonReader& reader, const nlohmann::json& value, const OptionDeclaration& declaration) {
+  ScenarioOption option;
+  option.declaration = &declaration;
+  if (!declaration.derivedBy.empty() && value.is_string() && value == declaration.derivedBy) {
+    option.derived = true;
+    return option;
+  }
+  switch (declaration.type) {
+    case OptionType::Grid: option.byGpus = readGridsByGpus(reader, value); break;
+    case OptionType::Count:
+    case OptionType::Bytes: option.value = reader.integer(value, declaration.minimum, declaration.maximum); break;
+    case OptionType::AlgorithmName: option.value = reader.string(value); break;
+  }
+  return option;
+}
+
 ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
-  reader.allowOnly(json, {"name", "dims", "ranks_per_node", "inner", "chunk_bytes"});
+  std::vector<std::string_view> fields{"name"};
+  for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
+  reader.allowOnly(json, fields);
   ScenarioAlgorithm algorithm;
   algorithm.path = reader.path();
   algorithm.name = reader.stringAt(json, "name");
   findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
-  if (reader.has(json, "dims")) {
-    const JsonReader dims = reader.at("dims");
-    const auto& value = json["dims"];
-    if (value.is_string() && value == "topology") {
-      algorithm.dimsFromTopology = true;
-    } else {
-      for (const auto& [gpus, grid] : dims.object(value).items()) {
-        const JsonReader entry = dims.at(gpus);
-        int count = 0;
-        const auto [end, error] = std::from_chars(gpus.data(), gpus.data() + gpus.size(), count);
-        if (gpus.empty() || error != std::errc() || end != gpus.data() + gpus.size() || count < 1 || count > kMaxRanks)
-          entry.fail("keys are GPU counts, 1 to " + std::to_string(kMaxRanks));
-        for (const auto& [earlier, unused] : algorithm.dimsByGpus)
-          if (earlier == count) entry.fail("a second grid for " + std::to_string(count) + " GPUs");
-        try {
-          algorithm.dimsByGpus.push_back({count, parseDims(entry.string(grid))});
-        } catch (const InvalidArgument& error) {
-          entry.fail(error.what());
-        }
-      }
-    }
+  for (const OptionDeclaration& declaration : algorithmOptionTable()) {
+    const std::string key(declaration.key);
+    if (reader.has(json, key)) algorithm.options.push_back(readOption(reader.at(key), json[key], declaration));
   }
-  if (reader.has(json, "ranks_per_node")) {
-    const auto& value = json["ranks_per_node"];
-    if (value.is_string() && value == "node") {
-      algorithm.ranksPerNodeFromTopology = true;
-    } else {
-      algorithm.ranksPerNode = static_cast<int>(reader.at("ranks_per_node").integer(value, 1, 1 << 20));
-    }
-  }
-  if (reader.has(json, "inner")) algorithm.inner = reader.stringAt(json, "inner");
-  if (reader.has(json, "chunk_bytes")) algorithm.chunkBytes = reader.integerAt(json, "chunk_bytes", 1, 1LL << 40);
   return algorithm;
 }
 
@@ -138,22 +148,26 @@ bool Scenario::repeatsAnEarlierEntry(std::size_t index, int gpus) const {
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
   const JsonReader reader(path, algorithm.path);
-  if (algorithm.dimsFromTopology) {
-    const std::vector<int> grid = topologyGrid(topology, gpus);
-    if (grid.empty())
-      reader.at("dims").fail(std::to_string(gpus) + " GPUs do not fill whole nodes and leaves of " + topology.name);
-    const AlgorithmDefinition& definition = findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
-    if (!definition.dimsFromTopology) reader.at("dims").fail(algorithm.name + " takes no dims");
-    options.dims = definition.dimsFromTopology(grid, gpus);
-  } else if (!algorithm.dimsByGpus.empty()) {
-    for (const auto& [count, grid] : algorithm.dimsByGpus)
-      if (count == gpus) options.dims = grid;
-    if (!options.dims) reader.at("dims").fail("no grid given for " + std::to_string(gpus) + " GPUs");
+  const AlgorithmDefinition& definition = findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
+  for (const ScenarioOption& option : algorithm.options) {
+    const OptionDeclaration& declaration = *option.declaration;
+    const JsonReader at = reader.at(std::string(declaration.key));
+    if (option.derived) {
+      try {
+        declaration.set(options, declaration.derive(definition, {topology.name, topologyGrid(topology, gpus), topology.node.gpus},
+                                                     gpus));
+      } catch (const InvalidArgument& error) {
+        at.fail(error.message());
+      }
+    } else if (!option.byGpus.empty()) {
+      const auto chosen = std::find_if(option.byGpus.begin(), option.byGpus.end(),
+                                       [&](const auto& entry) { return entry.first == gpus; });
+      if (chosen == option.byGpus.end()) at.fail("no grid given for " + std::to_string(gpus) + " GPUs");
+      declaration.set(options, chosen->second);
+    } else if (option.value) {
+      declaration.set(options, *option.value);
+    }
   }
-  if (algorithm.ranksPerNodeFromTopology) options.ranksPerNode = std::min(gpus, topology.node.gpus);
-  if (algorithm.ranksPerNode) options.ranksPerNode = algorithm.ranksPerNode;
-  options.inner = algorithm.inner;
-  options.chunkBytes = algorithm.chunkBytes;
   try {
     makeSchedule(findAlgorithm(CollectiveKind::Allreduce, algorithm.name),
                  {CollectiveKind::Allreduce, gpus, 0, 4}, options);
@@ -283,10 +297,11 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
     // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
-    for (const auto& [count, grid] : algorithm.dimsByGpus)
-      if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end())
-        algorithms.at(a).at("dims").at(std::to_string(count)).fail("a grid for " + std::to_string(count) +
-                                                                    " GPUs, which $.gpus does not list");
+    for (const ScenarioOption& option : algorithm.options)
+      for (const auto& [count, grid] : option.byGpus)
+        if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end())
+          algorithms.at(a).at(std::string(option.declaration->key)).at(std::to_string(count))
+              .fail("a grid for " + std::to_string(count) + " GPUs, which $.gpus does not list");
   }
   return scenario;
 }

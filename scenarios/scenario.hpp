@@ -12,24 +12,28 @@
 
 #include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/collectives/option_table.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "models/model.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {
 
-// One algorithm of a scenario, with shapes that may follow the GPU count.
+// One option of a scenario's algorithm (algorithms/collectives/option_table.hpp), as the file gives it.
+struct ScenarioOption {
+  const OptionDeclaration* declaration = nullptr;
+  // The option's derivedBy value ("topology", "node"): derived from the cluster at each GPU count.
+  bool derived = false;
+  // A grid per GPU count (a Grid option).
+  std::vector<std::pair<int, OptionValue>> byGpus;
+  // One value for every GPU count.
+  std::optional<OptionValue> value;
+};
+
+// One algorithm of a scenario, with options that may follow the GPU count.
 struct ScenarioAlgorithm {
   std::string name;
-  // ddl and torus-2d: "topology" derives the grid from the cluster (GPUs per node x nodes per leaf x
-  // leaves); otherwise explicit grids by GPU count.
-  bool dimsFromTopology = false;
-  std::vector<std::pair<int, std::vector<int>>> dimsByGpus;
-  // hierarchical: "node" uses the GPUs of one node.
-  bool ranksPerNodeFromTopology = false;
-  std::optional<int> ranksPerNode;
-  std::optional<std::string> inner;
-  std::optional<std::int64_t> chunkBytes;
+  std::vector<ScenarioOption> options;  // in the option table's order
   std::string path;  // where it sits in the file, for messages
 };
 

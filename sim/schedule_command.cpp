@@ -62,8 +62,8 @@ struct Loaded {
 };
 
 Loaded loadFromFile(const Arguments& args) {
-  for (const char* option : {"--algorithm", "--ranks", "--bytes", "--collective", "--dims", "--ranks-per-node", "--inner",
-                             "--chunk-bytes", "--element-bytes"})
+  args.algorithm.requireNoneGiven("--from");
+  for (const char* option : {"--ranks", "--bytes", "--element-bytes"})
     if (args.given(option)) throw InvalidArgument(option, "cannot be combined with --from: the file gives the schedule");
   return {scheduleFromJson(readJsonFile(args.from), args.from), nullptr, {}};
 }

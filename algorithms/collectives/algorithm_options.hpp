@@ -1,6 +1,8 @@
 #pragma once
 // The parameters an algorithm may take beyond the collective itself. Each is optional: an algorithm
 // rejects the ones it does not use, so a mistyped command line is an error rather than silently ignored.
+// Each field is declared, with its names, type, bounds and help, in option_table.cpp, which every command
+// line, scenario and results file reads.
 
 #include <cstdint>
 #include <optional>

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "algorithms/collectives/definitions.hpp"
+#include "algorithms/collectives/option_table.hpp"
 #include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -23,14 +24,9 @@ const AlgorithmDefinition* const kAlgorithms[] = {
 };
 
 void rejectUnusedOptions(const AlgorithmDefinition& algorithm, const AlgorithmOptions& options) {
-  auto reject = [&](bool given, unsigned option, const char* field) {
-    if (given && !(algorithm.options & option))
-      throw InvalidArgument(field, std::string(algorithm.name) + " takes no " + field);
-  };
-  reject(options.dims.has_value(), kDims, "dims");
-  reject(options.ranksPerNode.has_value(), kRanksPerNode, "ranks-per-node");
-  reject(options.inner.has_value(), kInner, "inner");
-  reject(options.chunkBytes.has_value(), kChunkBytes, "chunk-bytes");
+  for (const OptionDeclaration& option : algorithmOptionTable())
+    if (option.get(options) && !(algorithm.options & option.bit))
+      throw InvalidArgument(std::string(option.name), std::string(algorithm.name) + " takes no " + std::string(option.name));
 }
 
 }  // namespace

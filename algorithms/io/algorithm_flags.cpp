@@ -1,5 +1,6 @@
 #include "algorithms/io/algorithm_flags.hpp"
 
+#include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
@@ -7,21 +8,34 @@
 namespace ddl {
 
 std::string flagFor(const std::string& field, const std::string& ranksFlag) {
-  for (const char* option : {"algorithm", "dims", "ranks-per-node", "inner", "chunk-bytes", "element-bytes"})
-    if (field == option) return "--" + field;
+  if (field == "algorithm" || field == "element-bytes" || findOptionDeclaration(field)) return "--" + field;
   if (field == "ranks") return ranksFlag;
   return field;
 }
 
 void AlgorithmFlags::addTo(CLI::App* command) {
   command_ = command;
-  command->add_option("--algorithm", algorithm_, "Algorithm name (ring, ddl, halving-doubling, ...)");
+  std::string names;
+  for (const AlgorithmDefinition* algorithm : allAlgorithms())
+    if (algorithm->collective == CollectiveKind::Allreduce) names += (names.empty() ? "" : ", ") + std::string(algorithm->name);
+  command->add_option("--algorithm", algorithm_, "Algorithm: " + names + " (ddlsim algorithms lists every collective's)");
   command->add_option("--collective", collective_, "allreduce, reduce-scatter or all-gather")->capture_default_str();
-  command->add_option("--dims", dims_, "ddl grid, fastest-varying first (4x16x4); torus-2d WxH");
-  command->add_option("--ranks-per-node", ranksPerNode_, "hierarchical: ranks per node")->check(CLI::Range(1, kMaxRanks));
-  command->add_option("--inner", inner_, "hierarchical, torus-2d: inner allreduce (default ring)");
-  command->add_option("--chunk-bytes", chunkBytes_, "double-binary-tree: pipeline chunk size in bytes")
-      ->check(CLI::Range(std::int64_t{1}, kMaxBufferBytes));
+  for (const OptionDeclaration& option : algorithmOptionTable()) {
+    std::string help(option.help);
+    help[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(help[0])));
+    constexpr const char* kTypeNames[] = {"WxHx..", "INT", "SIZE", "NAME"};  // by OptionType
+    command->add_option("--" + std::string(option.name), optionText_[std::string(option.name)],
+                        help + "; taken by " + algorithmsTaking(option))
+        ->type_name(kTypeNames[static_cast<int>(option.type)]);
+  }
+}
+
+void AlgorithmFlags::requireNoneGiven(const std::string& becauseOf) const {
+  std::vector<std::string> flags{"--algorithm", "--collective"};
+  for (const OptionDeclaration& option : algorithmOptionTable()) flags.push_back("--" + std::string(option.name));
+  for (const std::string& flag : flags)
+    if (command_->count(flag) > 0)
+      throw InvalidArgument(flag, "cannot be combined with " + becauseOf + ": the file gives the schedule");
 }
 
 CollectiveKind AlgorithmFlags::collective() const {
@@ -42,10 +56,10 @@ const AlgorithmDefinition& AlgorithmFlags::algorithm() const {
 AlgorithmOptions AlgorithmFlags::options() const {
   return withFlagNames("--ranks", [&] {
     AlgorithmOptions options;
-    if (command_->count("--dims")) options.dims = parseDims(dims_);
-    if (command_->count("--ranks-per-node")) options.ranksPerNode = ranksPerNode_;
-    if (command_->count("--inner")) options.inner = inner_;
-    if (command_->count("--chunk-bytes")) options.chunkBytes = chunkBytes_;
+    for (const OptionDeclaration& option : algorithmOptionTable()) {
+      const std::string name(option.name);
+      if (command_->count("--" + name)) option.set(options, parseOptionText(option, optionText_.find(name)->second));
+    }
     return options;
   });
 }

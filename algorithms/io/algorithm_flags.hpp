@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "algorithms/collectives/algorithm.hpp"
@@ -16,16 +17,13 @@ namespace ddl {
 
 class AlgorithmFlags {
  public:
-  // Adds --algorithm, --collective, --dims, --ranks-per-node, --inner and --chunk-bytes to `command`.
+  // Adds --algorithm, --collective and a flag for every option of the registry's option table
+  // (--dims, --ranks-per-node, --inner, --chunk-bytes) to `command`.
   void addTo(CLI::App* command);
 
   bool algorithmGiven() const { return command_->count("--algorithm") > 0; }
   // InvalidArgument naming the first of these options given, where a schedule file gives the schedule instead.
-  void requireNoneGiven(const std::string& becauseOf) const {
-    for (const char* option : {"--algorithm", "--collective", "--dims", "--ranks-per-node", "--inner", "--chunk-bytes"})
-      if (command_->count(option) > 0)
-        throw InvalidArgument(option, "cannot be combined with " + becauseOf + ": the file gives the schedule");
-  }
+  void requireNoneGiven(const std::string& becauseOf) const;
   // The chosen algorithm; InvalidArgument naming the option if unknown.
   const AlgorithmDefinition& algorithm() const;
   CollectiveKind collective() const;
@@ -39,10 +37,7 @@ class AlgorithmFlags {
   CLI::App* command_ = nullptr;
   std::string algorithm_;
   std::string collective_ = "allreduce";
-  std::string dims_;
-  int ranksPerNode_ = 0;
-  std::string inner_;
-  std::int64_t chunkBytes_ = 0;
+  std::map<std::string, std::string, std::less<>> optionText_;  // by option name, as given
 };
 
 // The flag that sets the option `field` names (--dims for dims); `ranksFlag` for ranks; else `field`.
@@ -57,8 +52,7 @@ auto withFlagNames(const std::string& ranksFlag, Call&& call) -> decltype(call()
   } catch (const InvalidArgument& error) {
     const std::string flag = flagFor(error.field(), ranksFlag);
     if (flag == error.field()) throw;
-    const std::string message = error.what();
-    throw InvalidArgument(flag, message.substr(std::min(message.size(), error.field().size() + 2)));
+    throw InvalidArgument(flag, error.message());
   }
 }
 

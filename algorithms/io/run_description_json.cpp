@@ -1,7 +1,10 @@
 #include "algorithms/io/run_description_json.hpp"
 
+#include <variant>
+
 #include <nlohmann/json.hpp>
 
+#include "algorithms/collectives/option_table.hpp"
 #include "common/limits.hpp"
 
 namespace ddl {
@@ -28,27 +31,36 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
 
 nlohmann::json algorithmParametersToJson(const AlgorithmOptions& options) {
   nlohmann::json json = nlohmann::json::object();
-  if (options.dims) json["dims"] = *options.dims;
-  if (options.ranksPerNode) json["ranks_per_node"] = *options.ranksPerNode;
-  if (options.inner) json["inner"] = *options.inner;
-  if (options.chunkBytes) json["chunk_bytes"] = *options.chunkBytes;
+  for (const OptionDeclaration& option : algorithmOptionTable()) {
+    const std::optional<OptionValue> value = option.get(options);
+    if (value) std::visit([&](const auto& v) { json[std::string(option.key)] = v; }, *value);
+  }
   return json;
 }
 
 AlgorithmOptions algorithmParametersFromJson(const JsonReader& reader, const nlohmann::json& json) {
   reader.object(json);
-  reader.allowOnly(json, {"dims", "ranks_per_node", "inner", "chunk_bytes"});
+  std::vector<std::string_view> keys;
+  for (const OptionDeclaration& option : algorithmOptionTable()) keys.push_back(option.key);
+  reader.allowOnly(json, keys);
   AlgorithmOptions options;
-  if (reader.has(json, "dims")) {
-    const JsonReader dims = reader.at("dims");
-    options.dims.emplace();
-    const auto& list = dims.array(json["dims"]);
-    for (std::size_t i = 0; i < list.size(); ++i) options.dims->push_back(static_cast<int>(dims.at(i).integer(list[i], 1, kMaxRanks)));
+  for (const OptionDeclaration& option : algorithmOptionTable()) {
+    const std::string key(option.key);
+    if (!reader.has(json, key)) continue;
+    const JsonReader at = reader.at(key);
+    switch (option.type) {
+      case OptionType::Grid: {
+        std::vector<int> grid;
+        const auto& list = at.array(json[key]);
+        for (std::size_t i = 0; i < list.size(); ++i) grid.push_back(static_cast<int>(at.at(i).integer(list[i], 1, kMaxRanks)));
+        option.set(options, grid);
+        break;
+      }
+      case OptionType::Count:
+      case OptionType::Bytes: option.set(options, at.integer(json[key], option.minimum, option.maximum)); break;
+      case OptionType::AlgorithmName: option.set(options, at.string(json[key])); break;
+    }
   }
-  if (reader.has(json, "ranks_per_node"))
-    options.ranksPerNode = static_cast<int>(reader.integerAt(json, "ranks_per_node", 1, kMaxRanks));
-  if (reader.has(json, "inner")) options.inner = reader.stringAt(json, "inner");
-  if (reader.has(json, "chunk_bytes")) options.chunkBytes = reader.integerAt(json, "chunk_bytes", 1, kMaxBufferBytes);
   return options;
 }
 

@@ -370,15 +370,21 @@ def documented_subschemas(node):
             yield from documented_subschemas(child)
 
 
-def allreduce_options_in_schema():
-    """name -> the options the scenario schema lets that allreduce take."""
+def registry():
+    """ddlsim's registry as data (`ddlsim algorithms --json`): every algorithm and every option it may take."""
+    listing = ddlsim("algorithms", "--json")
+    assert listing.returncode == 0, listing.stderr
+    return json.loads(listing.stdout)
+
+
+def allreduce_options_in_schema(options):
+    """name -> the options (of `options`) the scenario schema lets that allreduce take."""
     algorithm = schema("scenario")["$defs"]["algorithm"]
-    options = {"dims", "ranks_per_node", "inner", "chunk_bytes"}
     taken = {}
     for rule in algorithm["allOf"]:
         name = rule["if"]["properties"]["name"]["const"]
         refused = {option for option, value in rule["then"].get("properties", {}).items() if value is False}
-        taken[name] = options - refused
+        taken[name] = set(options) - refused
     return taken
 
 
@@ -468,18 +474,40 @@ class TheSchedulesDdlsimWritesMatchTheSchema(unittest.TestCase):
                     self.assertEqual(read_back.returncode, 0, read_back.stderr)
 
     def test_the_scenario_schema_knows_every_allreduce_and_the_options_it_takes(self):
-        listing = ddlsim("algorithms")
-        self.assertEqual(listing.returncode, 0, listing.stderr)
-        listed = {}
-        for line in listing.stdout.splitlines():
-            fields = line.split()
-            if len(fields) >= 3 and fields[1] == "allreduce":
-                flags = [field for field in fields[2:] if field.startswith("--")]
-                listed[fields[0]] = {flag[2:].replace("-", "_") for flag in flags}
+        known = registry()
+        listed = {entry["name"]: set(entry["options"]) for entry in known["algorithms"] if entry["collective"] == "allreduce"}
         self.assertTrue(listed, "ddlsim algorithms listed no allreduce")
-        self.assertEqual(allreduce_options_in_schema(), listed)
+        self.assertEqual(allreduce_options_in_schema([option["key"] for option in known["options"]]), listed)
         names = schema("scenario")["$defs"]["algorithm"]["properties"]["name"]["enum"]
         self.assertEqual(sorted(names), sorted(listed))
+        inner = schema("scenario")["$defs"]["algorithm"]["properties"]["inner"]["enum"]
+        self.assertEqual(sorted(inner), sorted(entry["name"] for entry in known["algorithms"]
+                                               if entry["collective"] == "allreduce" and entry["composable"]))
+
+    def test_every_option_has_the_registry_s_bounds_and_derivation_in_every_schema(self):
+        # The option table (algorithms/collectives/option_table.cpp) is the one home of an option's bounds and
+        # of the scenario value that derives it; the schemas of the files that hold options follow it.
+        def integer_bounds(node):
+            """(minimum, maximum) of the integer form of a property, wherever anyOf puts it."""
+            for form in [node] + node.get("anyOf", []):
+                if form.get("type") == "integer":
+                    return form.get("minimum"), form.get("maximum")
+            return None
+
+        known = registry()["options"]
+        scenario_options = schema("scenario")["$defs"]["algorithm"]["properties"]
+        parameter_options = {kind: schema(kind)["$defs"]["parameters"]["properties"] for kind in ("results", "collective-sweep")}
+        for option in known:
+            key = option["key"]
+            with self.subTest(key):
+                for kind, properties in [("scenario", scenario_options), *parameter_options.items()]:
+                    self.assertIn(key, properties, f"the {kind} schema has no {key}")
+                    if "minimum" in option:
+                        self.assertEqual(integer_bounds(properties[key]), (option["minimum"], option["maximum"]),
+                                         f"{kind} schema: the bounds of {key}")
+                derived = [form.get("const") for form in scenario_options[key].get("anyOf", []) if "const" in form]
+                expected = [option["derived_by"]["value"]] if "derived_by" in option else []
+                self.assertEqual(derived, expected, f"scenario schema: the value that derives {key} from the cluster")
 
 
 class TheSchemasAreNotVacuous(unittest.TestCase):
@@ -807,7 +835,7 @@ RESULTS_VALID = [
     ("points", "bounds of the counts, the run and the parameters",
      [(("points", 2, "gpus"), 1 << 24), (("points", 2, "hosts"), 1 << 24), (("points", 2, "ranks_per_host"), 1),
       (("points", 2, "parameters"), {"dims": [65536, 1], "ranks_per_node": 65536, "inner": "double-binary-tree",
-                                     "chunk_bytes": 1 << 50}),
+                                     "chunk_bytes": 1 << 40}),
       (("run", "compute_scale"), 1e-6), (("run", "precision"), "16-bit")], True),
     ("points", "no topology, run or provenance, integers for numbers, and annotations anywhere",
      [(("topology",), DELETE), (("run",), DELETE), (("points", 0, "hosts"), DELETE), (("points", 0, "label"), DELETE),
