@@ -16,8 +16,8 @@ template <auto Field, class Stored>
 std::optional<OptionValue> getField(const AlgorithmOptions& options) {
   const auto& field = options.*Field;
   if (!field) return std::nullopt;
-  if constexpr (std::is_same_v<Stored, std::int64_t>) return OptionValue(static_cast<std::int64_t>(*field));
-  else return OptionValue(*field);
+  // Built in place: GCC 12 at -O1 takes a moved-from temporary variant for uninitialised (-Wmaybe-uninitialized).
+  return std::optional<OptionValue>(std::in_place, std::in_place_type<Stored>, static_cast<Stored>(*field));
 }
 
 template <auto Field, class Stored>
