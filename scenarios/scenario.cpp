@@ -182,7 +182,7 @@ Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJso
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
-                        "overlap_backward", "gpus", "placement", "algorithms", "published"});
+                        "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
@@ -225,6 +225,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
       gpus.at(i).fail(std::to_string(count) + " GPUs are listed twice");
     scenario.gpuCounts.push_back(count);
   }
+  if (root.has(json, "baseline_gpus")) scenario.baselineGpus = static_cast<int>(root.integerAt(json, "baseline_gpus", 1, kMaxRanks));
 
   if (root.has(json, "placement")) {
     const std::string placement = root.stringAt(json, "placement");
@@ -294,14 +295,24 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
                               std::to_string(count) + " GPUs: " + error.what());
       }
     }
+  // Every algorithm's baseline point must be one it can run.
+  for (std::size_t a = 0; a < scenario.algorithms.size() && scenario.baselineGpus > 1; ++a) {
+    try {
+      scenario.optionsFor(scenario.algorithms[a], scenario.baselineGpus);
+    } catch (const InvalidArgument& error) {
+      root.at("baseline_gpus").fail(std::to_string(scenario.baselineGpus) + " GPUs, where " + scenario.algorithms[a].name +
+                                    " cannot run: " + error.what());
+    }
+  }
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
     // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
     for (const ScenarioOption& option : algorithm.options)
       for (const auto& [count, grid] : option.byGpus)
-        if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end())
+        if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end() &&
+            count != scenario.baselineGpus)
           algorithms.at(a).at(std::string(option.declaration->key)).at(std::to_string(count))
-              .fail("a grid for " + std::to_string(count) + " GPUs, which $.gpus does not list");
+              .fail("a grid for " + std::to_string(count) + " GPUs, which neither $.gpus nor $.baseline_gpus lists");
   }
   return scenario;
 }

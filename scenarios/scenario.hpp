@@ -56,6 +56,10 @@ struct Scenario {
   std::int64_t bucketBytes = 0;
   bool overlapBackward = true;
   std::vector<int> gpuCounts;
+  // What efficiency is measured against: the iteration at this many GPUs (1: one GPU alone, no
+  // communication). Goyal et al. measure against one 8-GPU server. Each algorithm's options must be
+  // defined at this count; it need not be one of gpuCounts.
+  int baselineGpus = 1;
   Placement placement = Placement::Packed;
   std::vector<ScenarioAlgorithm> algorithms;
   std::vector<PublishedPoint> published;  // optional

@@ -59,7 +59,11 @@ void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResult
       << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets of "
       << formatBytes(static_cast<double>(scenario.bucketBytes))
       << (scenario.overlapBackward ? ", overlapping backward" : ", after backward") << "\n";
-  out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n\n";
+  out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n";
+  out << "baseline  efficiency against "
+      << (scenario.baselineGpus == 1 ? std::string("one GPU alone")
+                                     : "each algorithm's iteration at " + std::to_string(scenario.baselineGpus) + " GPUs")
+      << "\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s\n", "gpus", "algorithm", "iteration", "images/s",
                 "efficiency", "exposed comm");

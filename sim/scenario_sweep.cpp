@@ -1,7 +1,10 @@
 #include "sim/scenario_sweep.hpp"
 
 #include "algorithms/collectives/registry.hpp"
+
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "common/invalid_argument.hpp"
 
@@ -34,6 +37,30 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
   }
 }
 
+namespace {
+
+ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
+  const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+  const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
+  const Cluster cluster(scenario.topology, gpus, scenario.placement);
+  const IterationSimulation simulated = simulateIteration(plan, algorithm, options, cluster);
+  ScalingPoint point;
+  point.configuration = scenario.name;
+  point.gpus = gpus;
+  point.hosts = cluster.nodes();
+  point.ranksPerHost = cluster.ranksOnBusiestNode();
+  point.algorithmName = choice.name;
+  point.parameters = options;
+  point.label = algorithm.description(options);
+  point.batchPerGpu = scenario.batchPerGpu;
+  point.iterationSeconds = simulated.iterationSeconds;
+  point.computeSeconds = plan.workload().computeSeconds();
+  point.collectives = simulated.allreduces;
+  return point;
+}
+
+}  // namespace
+
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale) {
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
@@ -41,26 +68,25 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   results.run.computeScale = computeScale;
   results.run.precision = precisionName(plan.workload().elementBytes);
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
+  const int baselineGpus = scenario.baselineGpus;
+  // The baseline iteration by label at baselineGpus: each configuration's is simulated once, first, so
+  // that every point knows its efficiency when it is reported, and also where $.gpus does not list it.
+  std::map<std::string, ScalingPoint> baselines;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
-    const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+    std::optional<double> baselineSeconds;  // one GPU alone: the point's own compute
+    if (baselineGpus > 1) {
+      const std::string label = scenario.labelFor(choice, baselineGpus);
+      auto it = baselines.find(label);
+      if (it == baselines.end()) it = baselines.emplace(label, simulatePoint(scenario, plan, choice, baselineGpus)).first;
+      baselineSeconds = it->second.iterationSeconds;
+    }
     for (int gpus : scenario.gpuCounts) {
       if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
-      const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-      const Cluster cluster(scenario.topology, gpus, scenario.placement);
-      const IterationSimulation simulated = simulateIteration(plan, algorithm, options, cluster);
-      ScalingPoint point;
-      point.configuration = scenario.name;
-      point.gpus = gpus;
-      point.hosts = cluster.nodes();
-      point.ranksPerHost = cluster.ranksOnBusiestNode();
-      point.algorithmName = choice.name;
-      point.parameters = options;
-      point.label = algorithm.description(options);
-      point.batchPerGpu = scenario.batchPerGpu;
-      point.iterationSeconds = simulated.iterationSeconds;
-      point.computeSeconds = plan.workload().computeSeconds();
-      point.collectives = simulated.allreduces;
+      ScalingPoint point = gpus == baselineGpus && baselineGpus > 1 ? baselines.at(scenario.labelFor(choice, gpus))
+                                                                    : simulatePoint(scenario, plan, choice, gpus);
+      point.baselineGpus = baselineGpus;
+      point.baselineSeconds = baselineSeconds;
       results.points.push_back(point);
       if (progress) progress(results.points.size() - 1, total, point);
     }

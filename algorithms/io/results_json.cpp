@@ -25,6 +25,8 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
                       {"batch_per_gpu", point.batchPerGpu},
                       {"iteration_s", point.iterationSeconds},
                       {"compute_s", point.computeSeconds},
+                      {"baseline_gpus", point.baselineGpus},
+                      {"baseline_s", point.baselineIterationSeconds()},
                       {"images_per_s", point.imagesPerSecond()},
                       {"efficiency", point.efficiency()},
                       {"exposed_comm_s", point.exposedCommunicationSeconds()},
@@ -59,7 +61,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     const JsonReader p = pointsReader.at(i);
     const auto& entry = points[i];
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
-                        "iteration_s", "compute_s", "images_per_s", "efficiency", "exposed_comm_s", "collectives"});
+                        "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
+                        "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -72,6 +75,9 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     point.batchPerGpu = static_cast<int>(p.integerAt(entry, "batch_per_gpu", 0, 1 << 24));
     point.iterationSeconds = p.numberAt(entry, "iteration_s", 0, 1e9);
     point.computeSeconds = p.numberAt(entry, "compute_s", 0, 1e9);
+    // Files from before the baseline was recorded measured against one GPU's compute.
+    if (p.has(entry, "baseline_gpus")) point.baselineGpus = static_cast<int>(p.integerAt(entry, "baseline_gpus", 1, 1 << 24));
+    if (p.has(entry, "baseline_s")) point.baselineSeconds = p.numberAt(entry, "baseline_s", 0, 1e9);
     if (p.has(entry, "collectives")) {
       const JsonReader cs = p.at("collectives");
       const auto& list = cs.array(entry["collectives"]);

@@ -1,7 +1,8 @@
 #pragma once
 // One point of a scaling study, as both ddlsim (predicted) and ddlrun (measured) report it, so that
 // analysis never cares where a number came from (DESIGN.md, "Results"). Weak scaling: every GPU keeps
-// its batch, and efficiency is the one-GPU iteration time over the N-GPU one.
+// its batch, and efficiency is the baseline's iteration time over the N-GPU one: by default the baseline
+// is one GPU alone (its compute, no communication); a scenario may set another (Goyal et al.: 8 GPUs).
 
 #include <optional>
 #include <string>
@@ -47,10 +48,13 @@ struct ScalingPoint {
   int batchPerGpu = 0;
   double iterationSeconds = 0;
   double computeSeconds = 0;  // the same iteration on one GPU, with no communication
+  int baselineGpus = 1;       // what efficiency is measured against
+  std::optional<double> baselineSeconds;  // the iteration at baselineGpus; unset: computeSeconds (one GPU)
   std::vector<CollectiveMeasurement> collectives;
 
   double imagesPerSecond() const { return gpus * batchPerGpu / iterationSeconds; }
-  double efficiency() const { return computeSeconds / iterationSeconds; }
+  double baselineIterationSeconds() const { return baselineSeconds.value_or(computeSeconds); }
+  double efficiency() const { return baselineIterationSeconds() / iterationSeconds; }
   // Never negative: the one-GPU time is a lower bound, and sums in another order may differ by a rounding.
   double exposedCommunicationSeconds() const { return iterationSeconds > computeSeconds ? iterationSeconds - computeSeconds : 0; }
 };

@@ -1,5 +1,6 @@
 """ddlcompare joins only points that describe the same run: what each results file records of how it was made
-(hosts, ranks per host, compute scale, precision, element type, algorithm parameters, transport) must agree."""
+(hosts, ranks per host, efficiency baseline, compute scale, precision, element type, algorithm parameters, transport)
+must agree."""
 import json
 
 from ddlcompare_testing import DdlcompareTestCase
@@ -14,11 +15,12 @@ def sweep(tool, transport, hosts=4, ranks_per_host=1, dims=(2, 2), commit="aaaa"
             "rows": [{"bytes": 1 << 20, "count": 1 << 18, "time_s": time}]}
 
 
-def points(tool, transport, compute_scale=1.0, precision="fp32"):
+def points(tool, transport, compute_scale=1.0, precision="fp32", baseline_gpus=1):
     return {"source": tool, "run": {**RUN, "tool": tool, "transport": transport, "compute_scale": compute_scale,
                                     "precision": precision},
             "points": [{"configuration": "c", "gpus": 4, "hosts": 1, "ranks_per_host": 4, "algorithm": "ring",
-                        "parameters": {}, "label": "ring", "iteration_s": 0.2, "compute_s": 0.1}]}
+                        "parameters": {}, "label": "ring", "iteration_s": 0.2, "compute_s": 0.1,
+                        "baseline_gpus": baseline_gpus, "baseline_s": 0.1 if baseline_gpus == 1 else 0.15}]}
 
 
 class JoinsOnlyTheSameRun(DdlcompareTestCase):
@@ -51,6 +53,11 @@ class JoinsOnlyTheSameRun(DdlcompareTestCase):
         status, _, err = self.compare(points("ddlsim", "simulated"), points("ddlrun", "mpi", precision="16-bit"))
         self.assertEqual(status, 2)
         self.assertIn("precision fp32 against 16-bit", err)
+
+    def test_efficiencies_against_different_baselines_are_refused(self):
+        status, _, err = self.compare(points("ddlsim", "simulated", baseline_gpus=2), points("ddlrun", "mpi"))
+        self.assertEqual(status, 2)
+        self.assertIn("baseline_gpus 2 against 1", err)
 
     def test_two_measurements_on_different_transports_are_refused(self):
         status, _, err = self.compare(sweep("ddlrun", "mpi"), sweep("ddlrun", "nccl"))

@@ -152,6 +152,12 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.run.computeScale = options.computeScale;
   results.run.precision = precisionName(plan.workload().elementBytes);
   const JobHosts hosts = jobHosts(context.world);
+  // A job measures one GPU count: its efficiency is against its own compute alone, whatever the scenario's
+  // baseline (each point says so: baseline_gpus 1), and ddlcompare refuses to join it with a prediction
+  // against another baseline.
+  if (rank == 0 && scenario.baselineGpus != 1)
+    std::fprintf(stderr, "ddlrun: note: efficiency is against one GPU's compute (baseline_gpus 1), not the scenario's %d GPUs\n",
+                 scenario.baselineGpus);
   IterationTimeline timeline;
   timeline.title = scenario.name + ": the last timed iteration of each algorithm on " + std::to_string(context.world.size()) +
                    " ranks over " + options.transport + ", measured by ddlrun (allreduces measured; compute emulated, "

@@ -30,6 +30,9 @@ TEST(Scenario, EveryShippedScenarioLoads) {
     EXPECT_EQ(scenario.gpuCounts.front(), 1) << name;
     EXPECT_EQ(scenario.batchPerGpu, 32) << name;
   }
+  // Goyal et al. measure against one 8-GPU server, and the scenario says so.
+  EXPECT_EQ(loadScenario(scenarioFile("goyal-bigbasin-resnet50")).baselineGpus, 8);
+  EXPECT_EQ(loadScenario(scenarioFile("powerai-ddl-resnet50")).baselineGpus, 1);
 }
 
 class ScenarioErrors : public ::testing::Test {
@@ -63,6 +66,18 @@ TEST_F(ScenarioErrors, NameTheField) {
   EXPECT_EQ(faultyField([](auto& j) { j["algorithms"][0]["dims"] = {{"256", "4x16x4"}}; }), "$.algorithms[0].dims");
   EXPECT_EQ(faultyField([](auto& j) { j["gpus"] = {1, 4, 18}; }), "$.algorithms[0].dims");
   EXPECT_EQ(faultyField([](auto& j) { j["batch_per_gpu"] = 48; }), "$.batch_per_gpu");
+  EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = 0; }), "$.baseline_gpus");
+  EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = "8"; }), "$.baseline_gpus");
+  // ddl's grid follows the topology, which 6 GPUs do not fill: no baseline can be run there.
+  EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = 6; }), "$.baseline_gpus");
+  EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = 8; }), "(no error)");
+  // A grid given for the baseline's count, which $.gpus need not list, is no slip.
+  EXPECT_EQ(faultyField([](auto& j) {
+              j["baseline_gpus"] = 2;
+              j["algorithms"][0]["dims"] = {{"1", "1"},     {"2", "2"},     {"4", "4"},      {"8", "4x2"},    {"16", "4x4"},
+                                            {"32", "4x8"},  {"64", "4x16"}, {"128", "4x16x2"}, {"256", "4x16x4"}};
+            }),
+            "(no error)");
   EXPECT_EQ(faultyField([](auto& j) { j["placement"] = "scattered"; }), "$.placement");
   EXPECT_EQ(faultyField([](auto& j) { j["bucket_size"] = 1; }), "$.bucket_size");
   EXPECT_EQ(faultyField([](auto& j) { j["overlap_backward"] = "yes"; }), "$.overlap_backward");

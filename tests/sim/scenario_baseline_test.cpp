@@ -1,0 +1,56 @@
+// Efficiency against a scenario's baseline_gpus: the baseline point's iteration over each point's, each
+// algorithm as it runs at the baseline's GPU count; exactly 1 there, and the same whether or not $.gpus
+// lists the baseline.
+
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario_sweep.hpp"
+
+namespace ddl {
+namespace {
+
+Scenario minskyScenario(std::vector<int> gpus, int baselineGpus) {
+  Scenario scenario = loadScenario(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json");
+  scenario.gpuCounts = std::move(gpus);
+  scenario.baselineGpus = baselineGpus;
+  return scenario;
+}
+
+// Iteration seconds by (algorithm name, GPUs).
+std::map<std::pair<std::string, int>, double> iterationTimes(const ScalingResults& results) {
+  std::map<std::pair<std::string, int>, double> times;
+  for (const ScalingPoint& point : results.points) times[{point.algorithmName, point.gpus}] = point.iterationSeconds;
+  return times;
+}
+
+TEST(ScenarioBaseline, EfficiencyIsTheBaselineIterationOverEachPoints) {
+  const auto times = iterationTimes(simulateScenario(minskyScenario({2, 4, 8}, 1)));
+  for (const ScalingPoint& point : simulateScenario(minskyScenario({4, 8}, 4)).points) {
+    EXPECT_EQ(point.baselineGpus, 4);
+    const double baseline = times.at({point.algorithmName, 4});
+    EXPECT_NEAR(point.baselineIterationSeconds(), baseline, 1e-9 * baseline) << point.label;
+    EXPECT_NEAR(point.efficiency(), baseline / point.iterationSeconds, 1e-9) << point.label << " at " << point.gpus;
+    if (point.gpus == 4) {
+      EXPECT_DOUBLE_EQ(point.efficiency(), 1.0) << point.label;
+    }
+  }
+  // A baseline $.gpus does not list is simulated all the same, and reported in no point of its own.
+  const ScalingResults unlisted = simulateScenario(minskyScenario({4, 8}, 2));
+  for (const ScalingPoint& point : unlisted.points) {
+    EXPECT_NE(point.gpus, 2);
+    EXPECT_NEAR(point.efficiency(), times.at({point.algorithmName, 2}) / point.iterationSeconds, 1e-9) << point.label;
+  }
+}
+
+TEST(ScenarioBaseline, OneGpuIsTheComputeAlone) {
+  for (const ScalingPoint& point : simulateScenario(minskyScenario({1, 4}, 1)).points) {
+    EXPECT_EQ(point.baselineGpus, 1);
+    EXPECT_EQ(point.baselineIterationSeconds(), point.computeSeconds);
+    EXPECT_DOUBLE_EQ(point.efficiency(), point.computeSeconds / point.iterationSeconds);
+  }
+}
+
+}  // namespace
+}  // namespace ddl
