@@ -22,6 +22,9 @@ STAGE_SIDE = {1: 56, 2: 28, 3: 14, 4: 7}
 P100_SOURCE = ("tensorflow/benchmarks performance page (tensorflow docs performance/benchmarks.md), "
                "DGX-1 P100, TensorFlow, fp32, synthetic data; via docs/reference/README.md (read)")
 H200_SOURCE = "measured 2026-11-29 on one H200, PyTorch 2.11 fp32 (docs/reference/h200-measured-2026-11-29.json)"
+H200_BF16_SOURCE = "measured 2026-11-29 on one H200, PyTorch 2.11 bf16 (docs/reference/h200-measured-2026-11-29.json)"
+# The H200 was measured in fp32 and in bf16; the P100 figures are fp32 only.
+H200_PRECISIONS = (("fp32", H200_SOURCE), ("bf16", H200_BF16_SOURCE))
 
 
 def output_side(name):
@@ -87,9 +90,10 @@ def main(reference, out):
         if model == "resnet50":
             gpus["P100"]["profiles"]["fp32-32"] = profile(32, p100_r50_bs32, P100_SOURCE + ": 195 images/s at batch 32", "read")
             gpus["P100"]["profiles"]["fp32-64"] = profile(64, 64 / 219, P100_SOURCE + ": 219 images/s at batch 64", "read")
-            for batch in (32, 64, 128):
-                gpus["H200"]["profiles"][f"fp32-{batch}"] = profile(
-                    batch, h200[f"resnet50_bs{batch}_fp32_ms"] / 1e3, H200_SOURCE, "measured")
+            for precision, source in H200_PRECISIONS:
+                for batch in (32, 64, 128):
+                    gpus["H200"]["profiles"][f"{precision}-{batch}"] = profile(
+                        batch, h200[f"resnet50_bs{batch}_{precision}_ms"] / 1e3, source, "measured")
         else:
             gpus["P100"]["profiles"]["fp32-32"] = profile(
                 32, p100_r50_bs32 * ratio_101_to_50 * scale_to_r50,
@@ -97,12 +101,13 @@ def main(reference, out):
                 "ResNet-50 time ratio measured on the H200 at batch 32 (%.4f)" % ratio_101_to_50
                 + ("" if scale_to_r50 == 1 else ", times the FLOP ratio of the 21,841-class head (%.5f)" % scale_to_r50),
                 "derived")
-            for batch in (32, 64, 128):
-                gpus["H200"]["profiles"][f"fp32-{batch}"] = profile(
-                    batch, h200[f"resnet101_bs{batch}_fp32_ms"] / 1e3 * scale_to_r50,
-                    H200_SOURCE + ("" if scale_to_r50 == 1 else
-                                   "; times the FLOP ratio of the 21,841-class head (%.5f), derived" % scale_to_r50),
-                    "measured" if scale_to_r50 == 1 else "derived")
+            for precision, source in H200_PRECISIONS:
+                for batch in (32, 64, 128):
+                    gpus["H200"]["profiles"][f"{precision}-{batch}"] = profile(
+                        batch, h200[f"resnet101_bs{batch}_{precision}_ms"] / 1e3 * scale_to_r50,
+                        source + ("" if scale_to_r50 == 1 else
+                                  "; times the FLOP ratio of the 21,841-class head (%.5f), derived" % scale_to_r50),
+                        "measured" if scale_to_r50 == 1 else "derived")
         return gpus
 
     flops_101 = sum(forward_flops(n, e) for n, e in r101)

@@ -76,20 +76,21 @@ double Model::optimizerSeconds(const std::string& gpu) const {
   throw InvalidArgument(path_ + ": $.gpus", "no entry for GPU '" + gpu + "'");
 }
 
-TrainingWorkload Model::workload(const std::string& gpu, int batch) const {
+TrainingWorkload Model::workload(const std::string& gpu, int batch, const std::string& precision) const {
   const ModelProfile* chosen = nullptr;
   std::string available;
   for (const ModelProfile& profile : profiles_) {
-    if (profile.gpu == gpu && profile.batch == batch && profile.precision == "fp32") chosen = &profile;
+    if (profile.gpu == gpu && profile.batch == batch && profile.precision == precision) chosen = &profile;
     available += (available.empty() ? "" : ", ") + profile.gpu + " " + profile.precision + " at batch " + std::to_string(profile.batch);
   }
   if (!chosen)
-    throw InvalidArgument(path_ + ": $.gpus", "no fp32 profile for " + gpu + " at batch " + std::to_string(batch) +
-                                                  " (scenarios run fp32 profiles); there are: " + available);
+    throw InvalidArgument(path_ + ": $.gpus", "no " + precision + " profile for " + gpu + " at batch " + std::to_string(batch) +
+                                                  "; there are: " + available);
   TrainingWorkload workload;
   workload.model = name_;
   workload.gpu = gpu;
   workload.batchPerGpu = batch;
+  workload.computePrecision = precision;
   workload.optimizerSeconds = optimizerSeconds(gpu);
   const double computeSeconds = chosen->iterationSeconds - workload.optimizerSeconds;
   if (computeSeconds <= 0)

@@ -42,10 +42,13 @@ class Model {
   // profiles there are otherwise). The measured time less the optimizer step is split one third forward,
   // two thirds backward (backward computes gradients of inputs and of weights, each about a forward's
   // FLOPs), and the backward third among the tensors in proportion to their backward FLOPs.
-  TrainingWorkload workload(const std::string& gpu, int batch) const;
+  // `precision` chooses the profile (one of kProfilePrecisions); the workload's gradients stay fp32 until the
+  // caller says otherwise.
+  TrainingWorkload workload(const std::string& gpu, int batch, const std::string& precision = "fp32") const;
 
   // The SGD-with-momentum step reads weights, gradients and momentum and writes weights and momentum:
-  // 5 x 4 bytes per parameter through the GPU's memory (an assumption: memory-bound, fp32).
+  // 5 x 4 bytes per parameter through the GPU's memory (an assumption: memory-bound, fp32 master weights
+  // and momentum whatever the compute precision, as mixed-precision training keeps them).
   double optimizerSeconds(const std::string& gpu) const;
 
  private:

@@ -53,6 +53,22 @@ ScenarioOption readOption(const JsonReader& reader, const nlohmann::json& value,
   return option;
 }
 
+// $.precision, the compute profile's (default fp32), and $.gradients, the element type gradients are
+// allreduced in: by default what the compute precision keeps them in (fp32 for fp32, tf32 and mixed
+// precision, whose master gradients are fp32; bf16 and fp16 for those).
+void readPrecisions(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  auto oneOf = [&](const char* key, std::span<const std::string_view> known) {
+    const std::string value = root.stringAt(json, key);
+    if (std::find(known.begin(), known.end(), value) == known.end())
+      root.at(key).fail("'" + value + "' is not one of " + listOfNames(known) + didYouMean(value, known));
+    return value;
+  };
+  if (root.has(json, "precision")) scenario.precision = oneOf("precision", kProfilePrecisions);
+  const bool narrow = scenario.precision == "bf16" || scenario.precision == "fp16";
+  scenario.gradients = root.has(json, "gradients") ? oneOf("gradients", kGradientPrecisions)
+                                                   : (narrow ? scenario.precision : std::string("fp32"));
+}
+
 ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
   std::vector<std::string_view> fields{"name"};
   for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
@@ -131,7 +147,10 @@ ScalingResults emptyResults(const Scenario& scenario, const std::string& source)
 }
 
 IterationPlan Scenario::iterationPlan(double computeScale) const {
-  return IterationPlan(model.workload(gpu, batchPerGpu).scaled(computeScale), bucketBytes, overlapBackward);
+  TrainingWorkload workload = model.workload(gpu, batchPerGpu, precision).scaled(computeScale);
+  workload.gradientPrecision = gradients;
+  workload.elementBytes = gradientElementBytes(gradients);
+  return IterationPlan(std::move(workload), bucketBytes, overlapBackward);
 }
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
@@ -182,7 +201,8 @@ Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJso
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
-                        "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published"});
+                        "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published", "precision",
+                        "gradients"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
@@ -202,10 +222,15 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), path, path + ": $.model"));
   scenario.gpu = root.stringAt(json, "gpu");
   scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
+  readPrecisions(root, json, scenario);
   try {
-    scenario.model.workload(scenario.gpu, scenario.batchPerGpu);
+    scenario.model.workload(scenario.gpu, scenario.batchPerGpu, scenario.precision);
   } catch (const InvalidArgument& error) {
-    root.at("batch_per_gpu").fail(error.what());
+    // The precision is at fault where the GPU has no profile of it at any batch; else the batch.
+    bool anyBatch = false;
+    for (const ModelProfile& profile : scenario.model.profiles())
+      anyBatch = anyBatch || (profile.gpu == scenario.gpu && profile.precision == scenario.precision);
+    root.at(anyBatch || !root.has(json, "precision") ? "batch_per_gpu" : "precision").fail(error.what());
   }
   scenario.bucketBytes = root.has(json, "bucket_bytes") ? root.integerAt(json, "bucket_bytes", 1, 1LL << 40) : kDefaultBucketBytes;
 

@@ -53,6 +53,8 @@ struct Scenario {
   Model model;
   std::string gpu;
   int batchPerGpu = 0;
+  std::string precision = "fp32";  // the compute profile's: one of kProfilePrecisions (models/model.hpp)
+  std::string gradients = "fp32";  // what gradients are allreduced in: one of kGradientPrecisions
   std::int64_t bucketBytes = 0;
   bool overlapBackward = true;
   std::vector<int> gpuCounts;

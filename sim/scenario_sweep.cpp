@@ -66,7 +66,8 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   results.run = describeRun("ddlsim", "simulated");
   results.run.computeScale = computeScale;
-  results.run.precision = precisionName(plan.workload().elementBytes);
+  results.run.precision = plan.workload().gradientPrecision;
+  results.run.computePrecision = plan.workload().computePrecision;
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   const int baselineGpus = scenario.baselineGpus;
   // The baseline iteration by label at baselineGpus: each configuration's is simulated once, first, so

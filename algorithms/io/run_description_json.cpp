@@ -13,12 +13,13 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
   nlohmann::json json = {{"tool", run.tool}, {"version", run.version}, {"commit", run.commit}, {"transport", run.transport}};
   if (run.computeScale) json["compute_scale"] = *run.computeScale;
   if (run.precision) json["precision"] = *run.precision;
+  if (run.computePrecision) json["compute_precision"] = *run.computePrecision;
   return json;
 }
 
 RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::json& json) {
   reader.object(json);
-  reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision"});
+  reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision", "compute_precision"});
   RunDescription run;
   run.tool = reader.stringAt(json, "tool");
   run.version = reader.stringAt(json, "version");
@@ -26,6 +27,7 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   run.transport = reader.stringAt(json, "transport");
   if (reader.has(json, "compute_scale")) run.computeScale = reader.numberAt(json, "compute_scale", 1e-6, 1000);
   if (reader.has(json, "precision")) run.precision = reader.stringAt(json, "precision");
+  if (reader.has(json, "compute_precision")) run.computePrecision = reader.stringAt(json, "compute_precision");
   return run;
 }
 

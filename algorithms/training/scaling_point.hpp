@@ -27,12 +27,9 @@ struct RunDescription {
   std::string commit;     // git describe of the build, or "unknown"
   std::string transport;  // "simulated", or ddlrun's --transport
   std::optional<double> computeScale;    // scaling studies: what the model's compute times were multiplied by
-  std::optional<std::string> precision;  // scaling studies: the gradients' element type ("fp32")
+  std::optional<std::string> precision;         // scaling studies: the gradients' element type ("fp32", "bf16")
+  std::optional<std::string> computePrecision;  // scaling studies: the compute profile's ("fp32", "amp", "bf16")
 };
-
-// The gradients' precision by their element size: "fp32" for 4 bytes, "fp64" for 8, "16-bit" for 2 (fp16 and
-// bf16 have the same size, and only the size is modelled).
-std::string precisionName(int elementBytes);
 
 // The RunDescription of this build of `tool`.
 RunDescription describeRun(const std::string& tool, const std::string& transport);

@@ -2,6 +2,12 @@
 
 namespace ddl {
 
+int gradientElementBytes(std::string_view precision) {
+  if (precision == "fp32") return 4;
+  if (precision == "fp16" || precision == "bf16") return 2;
+  return 0;
+}
+
 double TrainingWorkload::backwardSeconds() const {
   double seconds = 0;
   for (const GradientTensor& tensor : gradients) seconds += tensor.backwardSeconds;

@@ -4,6 +4,7 @@
 // (models/) for a GPU type and batch size; backend-free.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/schedule/range.hpp"
@@ -17,11 +18,19 @@ struct GradientTensor {
   double backwardSeconds = 0;
 };
 
+// The element types gradients may be allreduced in. fp16 and bf16 have one size; which one matters to a
+// runtime that reduces them, and to results.
+inline constexpr std::string_view kGradientPrecisions[] = {"fp32", "fp16", "bf16"};
+// 4 for fp32, 2 for fp16 and bf16; 0 for a name that is none of them.
+int gradientElementBytes(std::string_view precision);
+
 struct TrainingWorkload {
   std::string model;
   std::string gpu;
   int batchPerGpu = 0;
-  int elementBytes = 4;  // fp32 gradients
+  std::string computePrecision = "fp32";   // of the profile the compute times come from (models/)
+  std::string gradientPrecision = "fp32";  // one of kGradientPrecisions
+  int elementBytes = 4;                    // gradientElementBytes(gradientPrecision)
   double forwardSeconds = 0;
   std::vector<GradientTensor> gradients;  // backprop order: the first is ready first
   double optimizerSeconds = 0;

@@ -34,14 +34,15 @@ void TrainCommand::check() {
   train_.run = flags_.run();
   train_.transport = flags_.transport().name;  // an unknown transport fails here, before MPI starts
   scenario_.emplace(loadScenario(train_.scenario));
-  const double gradientBytes = 4.0 * static_cast<double>(scenario_->model.parameters());
+  const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
+  const double elementBytes = plan.workload().elementBytes;
+  const double gradientBytes = elementBytes * static_cast<double>(scenario_->model.parameters());
   // The gradients and as much again in receive staging, on each rank of this machine.
   flags_.requireMemoryPerRank(2 * gradientBytes, train_.scenario, "training " + scenario_->model.name());
   Elements largestBucket = 0;
-  const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
   for (const GradientBucket& bucket : plan.buckets())
     largestBucket = std::max(largestBucket, bucket.elements.count);
-  flags_.requirePiecesFor(4.0 * static_cast<double>(largestBucket));
+  flags_.requirePiecesFor(elementBytes * static_cast<double>(largestBucket));
   const double compute = plan.workload().computeSeconds();
   train_.run.timeout = flags_.timeout() + std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(compute * 1000)));
 }

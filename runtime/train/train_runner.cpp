@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,13 @@ struct Measured {
   std::vector<TimelineSpan> lastIteration;  // this rank's spans of the last timed iteration, as it saw them
 };
 
+// The runtime's type for a scenario's gradient precision (kGradientPrecisions).
+DataType gradientDataType(const std::string& precision) {
+  if (precision == "fp16") return DataType::Float16;
+  if (precision == "bf16") return DataType::BFloat16;
+  return DataType::Float32;
+}
+
 Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationPlan& plan,
                  const TrainOptions& options, RankContext& context) {
   World& world = context.world;
@@ -43,17 +51,22 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   const AlgorithmOptions algorithmOptions = scenario.optionsFor(choice, ranks);
   const TrainingWorkload& workload = plan.workload();
   const BenchCollective& allreduce = benchCollective(CollectiveKind::Allreduce);
+  const DataType type = gradientDataType(workload.gradientPrecision);
+  const int elementBytes = static_cast<int>(sizeOf(type));
   std::vector<Program> programs;
   for (const GradientBucket& bucket : plan.buckets())
-    programs.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, ranks, bucket.elements.count, 4}, algorithmOptions)
-                           .program(rank));
+    programs.push_back(
+        makeSchedule(algorithm, {CollectiveKind::Allreduce, ranks, bucket.elements.count, elementBytes}, algorithmOptions)
+            .program(rank));
   freezeIfAsked("setup", rank);
   reserveChannels(context.world, context.transport, programs);
 
-  const auto gradientBytes = static_cast<std::size_t>(workload.gradientElements()) * sizeof(float);
+  const auto gradientBytes = static_cast<std::size_t>(workload.gradientElements()) * static_cast<std::size_t>(elementBytes);
   TransportBuffer gradients(context.transport, gradientBytes);
-  auto* gradientsOnHost = static_cast<float*>(gradients.host());
-  auto* gradientsInTransport = static_cast<float*>(gradients.data());
+  auto* gradientsOnHost = static_cast<std::byte*>(gradients.host());
+  auto* gradientsInTransport = static_cast<std::byte*>(gradients.data());
+  // Where bucket `bucket` starts in a buffer of gradients.
+  auto at = [&](std::byte* buffer, const GradientBucket& bucket) { return buffer + bucket.elements.offset * elementBytes; };
   const std::vector<double> phases = plan.computePhases();
   ProgramRunner runner(context.transport, options.run);
   std::vector<double> iterations;
@@ -64,7 +77,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     const bool checked = iteration == 0;  // the first run also proves the buckets' sums exact
     if (checked) {
       for (const GradientBucket& bucket : plan.buckets())
-        allreduce.fill(gradientsOnHost + bucket.elements.offset, bucket.elements.count, rank, ranks, DataType::Float32);
+        allreduce.fill(at(gradientsOnHost, bucket), bucket.elements.count, rank, ranks, type);
       gradients.toTransport(gradientBytes);
     }
     freezeIfAsked("barrier", rank);
@@ -90,11 +103,11 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       freezeIfAsked("compute", rank);
       const double bucketStart = since(start);
       freezeIfAsked("allreduce", rank);
-      runner.run(programs[b], gradientsInTransport + plan.buckets()[b].elements.offset, DataType::Float32);
+      runner.run(programs[b], at(gradientsInTransport, plan.buckets()[b]), type);
       bucketSeconds[b].push_back(since(start) - bucketStart);
       if (traced)
         measured.lastIteration.push_back({group, rank, "allreduce",
-                                          bucketAllreduceName(b, 4.0 * static_cast<double>(plan.buckets()[b].elements.count)),
+                                          bucketAllreduceName(b, elementBytes * static_cast<double>(plan.buckets()[b].elements.count)),
                                           bucketStart, since(start)});
     }
     context.compute.waitForPhase(phases.size() - 1);
@@ -111,8 +124,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     if (checked) {
       gradients.fromTransport(gradientBytes);
       for (const GradientBucket& bucket : plan.buckets())
-        measured.wrong += allreduce.countWrong(gradientsOnHost + bucket.elements.offset, bucket.elements.count, rank, ranks,
-                                               DataType::Float32);
+        measured.wrong += allreduce.countWrong(at(gradientsOnHost, bucket), bucket.elements.count, rank, ranks, type);
     }
   }
   measured.wrong = world.sumOverRanks(measured.wrong);
@@ -128,7 +140,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   point.computeSeconds = workload.computeSeconds();
   for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
     CollectiveMeasurement collective;
-    collective.bytes = 4.0 * static_cast<double>(plan.buckets()[b].elements.count);
+    collective.bytes = elementBytes * static_cast<double>(plan.buckets()[b].elements.count);
     collective.seconds = world.maxOverRanks(median(bucketSeconds[b]));
     collective.algbwBps = collective.seconds > 0 ? collective.bytes / collective.seconds : 0;
     collective.busbwBps = collective.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, ranks);
@@ -150,7 +162,8 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.topology.clear();
   results.run = describeRun("ddlrun", options.transport);
   results.run.computeScale = options.computeScale;
-  results.run.precision = precisionName(plan.workload().elementBytes);
+  results.run.precision = plan.workload().gradientPrecision;
+  results.run.computePrecision = plan.workload().computePrecision;
   const JobHosts hosts = jobHosts(context.world);
   // A job measures one GPU count: its efficiency is against its own compute alone, whatever the scenario's
   // baseline (each point says so: baseline_gpus 1), and ddlcompare refuses to join it with a prediction

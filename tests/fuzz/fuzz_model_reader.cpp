@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ddl::fuzz::readOrRefuse(*document, [](const nlohmann::json& json) {
     const ddl::Model model = ddl::Model::fromJson(json, ddl::fuzz::kSource);
     for (const ddl::ModelProfile& profile : model.profiles()) {
-      const ddl::IterationPlan plan(model.workload(profile.gpu, profile.batch), 25 << 20, true);
+      const ddl::IterationPlan plan(model.workload(profile.gpu, profile.batch, profile.precision), 25 << 20, true);
       if (!(plan.workload().computeSeconds() > 0)) __builtin_trap();  // a workload must take time
     }
   });

@@ -26,6 +26,12 @@ TEST(Model, AWorkloadTakesTheMeasuredIterationTime) {
   EXPECT_NEAR(h200.computeSeconds(), 0.1290128631591797, 1e-9);
   EXPECT_EQ(h200.gradientElements(), 25'557'032);
   EXPECT_EQ(h200.gradients.front().name, "fc.bias");
+  // The bf16 profile, measured on the same H200 (docs/reference/h200-measured-2026-11-29.json: 32.9 ms).
+  const TrainingWorkload bf16 = Model::load(modelFile("resnet50")).workload("H200", 128, "bf16");
+  EXPECT_NEAR(bf16.computeSeconds(), 0.032946720123291016, 1e-9);
+  EXPECT_EQ(bf16.computePrecision, "bf16");
+  EXPECT_EQ(bf16.gradientPrecision, "fp32") << "the caller chooses what the gradients are reduced in";
+  EXPECT_THROW(Model::load(modelFile("resnet50")).workload("P100", 32, "bf16"), InvalidArgument);
 }
 
 TEST(Model, GivesBackwardTimeInProportionToFlops) {

@@ -577,6 +577,7 @@ RESULT_OBJECTS = {"results": ("scaling_points", "collection", "point", "collecti
 # though the schemas leave run, hosts, ranks_per_host, parameters and label optional for the files written before.
 WRITTEN_WHERE_THEY_APPLY = {
     "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
+    "compute_precision": "scaling points",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
     "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
     "chunk_bytes": "double-binary-tree, or an inner one",
@@ -900,7 +901,7 @@ class EveryCommittedResultMatchesItsSchema(unittest.TestCase):
             with self.subTest(path.name):
                 self.assertEqual(problems("results", load(path)), [])
         seed = load(SOURCE / RESULTS_SEED)
-        self.assertEqual(unwritten("results", seed, {"topology", "compute_scale", "precision"}), [])
+        self.assertEqual(unwritten("results", seed, {"topology", "compute_scale", "precision", "compute_precision"}), [])
 
     def test_the_bases_of_the_mutations_are_as_written_then_and_today(self):
         for name, (kind, _, _) in RESULT_BASES.items():
@@ -910,7 +911,7 @@ class EveryCommittedResultMatchesItsSchema(unittest.TestCase):
                 if name.startswith("old "):
                     self.assertIn("$.run", unwritten(kind, document))
                 elif name == "points":
-                    self.assertEqual(unwritten(kind, document, {"topology", "compute_scale", "precision"}), [])
+                    self.assertEqual(unwritten(kind, document, {"topology", "compute_scale", "precision", "compute_precision"}), [])
                 elif name == "sweep":
                     self.assertEqual(unwritten(kind, document, {"wrong", "out_of_place", "baseline"}), [])
 
@@ -931,7 +932,7 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
     # and transport)
     WRITERS = {
         "ddlsim SCENARIO": ("results", ["{ddlsim}", "{scenario}", "--json", "--out", "{out}"],
-                            {"topology", "compute_scale", "precision"}, ("ddlsim", "simulated")),
+                            {"topology", "compute_scale", "precision", "compute_precision"}, ("ddlsim", "simulated")),
         "ddlsim collective": ("collective-sweep",
                               ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
                                "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],

@@ -1,5 +1,7 @@
 // `ddlrun` launched by mpirun, as a user runs it: results, exit codes, messages that name the option.
 
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/ddlsim_runner.hpp"
@@ -110,6 +112,29 @@ TEST_F(Ddlrun, TrainRunsOnTheThreadsTransportToo) {
   const nlohmann::json json = nlohmann::json::parse(result.out);
   ASSERT_EQ(json["points"].size(), 1u);
   EXPECT_EQ(json["points"][0]["gpus"], 3);
+}
+
+TEST_F(Ddlrun, TrainAllreducesGradientsInTheScenariosElementType) {
+  // One bucket of every gradient (buckets are cut by bytes), exact in each type (a wrong sum exits 1), of half
+  // the bytes in fp16 and bf16.
+  std::map<std::string, double> firstBucketBytes;
+  for (const char* gradients : {"fp32", "fp16", "bf16"}) {
+    nlohmann::json scenario =
+        nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
+    scenario["algorithms"] = {{{"name", "ring"}}};
+    scenario["gradients"] = gradients;
+    scenario["bucket_bytes"] = std::int64_t{1} << 40;
+    const fs::path path = dir_ / (std::string(gradients) + ".json");
+    std::ofstream(path) << scenario.dump();
+    const Result result = ddlrunAlone("train " + path.string() + " --transport threads --ranks 3 --compute-scale 0.01 -n 1 -w 0 --json");
+    ASSERT_EQ(result.exitCode, 0) << gradients << ": " << result.err;
+    const nlohmann::json json = nlohmann::json::parse(result.out);
+    EXPECT_EQ(json["run"]["precision"], gradients);
+    EXPECT_EQ(json["run"]["compute_precision"], "fp32");
+    firstBucketBytes[gradients] = json["points"][0]["collectives"][0]["bytes"].get<double>();
+  }
+  EXPECT_EQ(firstBucketBytes["fp16"], firstBucketBytes["fp32"] / 2);
+  EXPECT_EQ(firstBucketBytes["bf16"], firstBucketBytes["fp16"]);
 }
 
 TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {

@@ -30,6 +30,11 @@ TEST(Scenario, EveryShippedScenarioLoads) {
     EXPECT_EQ(scenario.gpuCounts.front(), 1) << name;
     EXPECT_EQ(scenario.batchPerGpu, 32) << name;
   }
+  // Compute and gradients default to fp32.
+  const Scenario ddl = loadScenario(scenarioFile("powerai-ddl-resnet50"));
+  EXPECT_EQ(ddl.precision, "fp32");
+  EXPECT_EQ(ddl.gradients, "fp32");
+  EXPECT_EQ(ddl.iterationPlan().workload().elementBytes, 4);
   // Goyal et al. measure against one 8-GPU server, and the scenario says so.
   EXPECT_EQ(loadScenario(scenarioFile("goyal-bigbasin-resnet50")).baselineGpus, 8);
   EXPECT_EQ(loadScenario(scenarioFile("powerai-ddl-resnet50")).baselineGpus, 1);
@@ -66,6 +71,10 @@ TEST_F(ScenarioErrors, NameTheField) {
   EXPECT_EQ(faultyField([](auto& j) { j["algorithms"][0]["dims"] = {{"256", "4x16x4"}}; }), "$.algorithms[0].dims");
   EXPECT_EQ(faultyField([](auto& j) { j["gpus"] = {1, 4, 18}; }), "$.algorithms[0].dims");
   EXPECT_EQ(faultyField([](auto& j) { j["batch_per_gpu"] = 48; }), "$.batch_per_gpu");
+  EXPECT_EQ(faultyField([](auto& j) { j["precision"] = "fp8"; }), "$.precision");
+  EXPECT_EQ(faultyField([](auto& j) { j["precision"] = "bf16"; }), "$.precision") << "the P100 has no bf16 profile";
+  EXPECT_EQ(faultyField([](auto& j) { j["gradients"] = "amp"; }), "$.gradients");
+  EXPECT_EQ(faultyField([](auto& j) { j["gradients"] = "bf16"; }), "(no error)");
   EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = 0; }), "$.baseline_gpus");
   EXPECT_EQ(faultyField([](auto& j) { j["baseline_gpus"] = "8"; }), "$.baseline_gpus");
   // ddl's grid follows the topology, which 6 GPUs do not fill: no baseline can be run there.
