@@ -64,23 +64,29 @@ void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResult
       << (scenario.baselineGpus == 1 ? std::string("one GPU alone")
                                      : "each algorithm's iteration at " + std::to_string(scenario.baselineGpus) + " GPUs")
       << "\n\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s\n", "gpus", "algorithm", "iteration", "images/s",
-                "efficiency", "exposed comm");
+  out << "exposed   communication past the compute: of it, latency is what zeroing every link's latency\n"
+         "          removes, bandwidth the rest\n\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s %12s %12s\n", "gpus", "algorithm", "iteration",
+                "images/s", "efficiency", "exposed comm", "latency", "bandwidth");
   out << line;
   for (const ScalingPoint& point : results.points) {
-    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s\n", point.gpus, point.label.c_str(),
+    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s %12s %12s\n", point.gpus, point.label.c_str(),
                   formatSeconds(point.iterationSeconds).c_str(), point.imagesPerSecond(), 100 * point.efficiency(),
-                  formatSeconds(point.exposedCommunicationSeconds()).c_str());
+                  formatSeconds(point.exposedCommunicationSeconds()).c_str(),
+                  formatSeconds(point.exposedLatencySeconds.value_or(0)).c_str(),
+                  formatSeconds(point.exposedBandwidthSeconds()).c_str());
     out << line;
   }
 }
 
 void writeCsv(std::ostream& out, const ScalingResults& results) {
-  out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s\n" << std::setprecision(9);
+  out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,exposed_bandwidth_s\n"
+      << std::setprecision(9);
   for (const ScalingPoint& point : results.points)
     out << point.gpus << ",\"" << point.label << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
-        << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << "\n";
+        << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << ","
+        << point.exposedLatencySeconds.value_or(0) << "," << point.exposedBandwidthSeconds() << "\n";
 }
 
 int run(const Arguments& args) {

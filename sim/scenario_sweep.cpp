@@ -10,6 +10,7 @@
 
 #include "sim/iteration_simulation.hpp"
 #include "sim/simulation_memory.hpp"
+#include "topologies/platform_without_latency.hpp"
 
 namespace ddl {
 
@@ -56,6 +57,13 @@ ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.iterationSeconds = simulated.iterationSeconds;
   point.computeSeconds = plan.workload().computeSeconds();
   point.collectives = simulated.allreduces;
+  // The bandwidth part of the exposed communication is what is left with no latency anywhere; the rest is
+  // latency. Never more than the whole, whatever the contention does.
+  const ScalingPoint& measured = point;
+  const double withoutLatency = simulateIteration(plan, algorithm, options, PlatformWithoutLatency(cluster)).iterationSeconds;
+  const double bandwidthPart = std::min(measured.exposedCommunicationSeconds(),
+                                        std::max(0.0, withoutLatency - measured.computeSeconds));
+  point.exposedLatencySeconds = measured.exposedCommunicationSeconds() - bandwidthPart;
   return point;
 }
 

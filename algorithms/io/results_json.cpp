@@ -34,6 +34,10 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
     // What a file from before these fields did not record stays unrecorded when it is written again.
     if (point.hosts == 0) entry.erase("hosts");
     if (point.ranksPerHost == 0) entry.erase("ranks_per_host");
+    if (point.exposedLatencySeconds) {
+      entry["exposed_latency_s"] = *point.exposedLatencySeconds;
+      entry["exposed_bandwidth_s"] = point.exposedBandwidthSeconds();
+    }
     points.push_back(std::move(entry));
   }
   nlohmann::json document = {{"source", results.source}, {"run", runDescriptionToJson(results.run)},
@@ -62,7 +66,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     const auto& entry = points[i];
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
                         "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
-                        "collectives"});
+                        "exposed_latency_s", "exposed_bandwidth_s", "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -78,6 +82,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     // Files from before the baseline was recorded measured against one GPU's compute.
     if (p.has(entry, "baseline_gpus")) point.baselineGpus = static_cast<int>(p.integerAt(entry, "baseline_gpus", 1, 1 << 24));
     if (p.has(entry, "baseline_s")) point.baselineSeconds = p.numberAt(entry, "baseline_s", 0, 1e9);
+    if (p.has(entry, "exposed_latency_s")) point.exposedLatencySeconds = p.numberAt(entry, "exposed_latency_s", 0, 1e9);
     if (p.has(entry, "collectives")) {
       const JsonReader cs = p.at("collectives");
       const auto& list = cs.array(entry["collectives"]);

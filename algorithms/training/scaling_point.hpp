@@ -47,6 +47,10 @@ struct ScalingPoint {
   double computeSeconds = 0;  // the same iteration on one GPU, with no communication
   int baselineGpus = 1;       // what efficiency is measured against
   std::optional<double> baselineSeconds;  // the iteration at baselineGpus; unset: computeSeconds (one GPU)
+  // ddlsim: the part of the exposed communication that is the links' latency, the rest being bandwidth:
+  // the same point simulated with every latency zeroed exposes only the bandwidth part. Unset for
+  // measured points, whose time cannot be split so.
+  std::optional<double> exposedLatencySeconds;
   std::vector<CollectiveMeasurement> collectives;
 
   double imagesPerSecond() const { return gpus * batchPerGpu / iterationSeconds; }
@@ -54,6 +58,7 @@ struct ScalingPoint {
   double efficiency() const { return baselineIterationSeconds() / iterationSeconds; }
   // Never negative: the one-GPU time is a lower bound, and sums in another order may differ by a rounding.
   double exposedCommunicationSeconds() const { return iterationSeconds > computeSeconds ? iterationSeconds - computeSeconds : 0; }
+  double exposedBandwidthSeconds() const { return exposedCommunicationSeconds() - exposedLatencySeconds.value_or(0); }
 };
 
 struct ScalingResults {

@@ -71,7 +71,8 @@ TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
   result = ddlsim(scenario().string() + " --csv --out " + csv.string());
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_TRUE(result.out.empty());
-  EXPECT_EQ(slurp(csv).rfind("gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s\n", 0), 0u);
+  EXPECT_EQ(slurp(csv).rfind("gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,"
+                                   "exposed_bandwidth_s\n", 0), 0u);
 }
 
 TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {
