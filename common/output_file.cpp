@@ -7,12 +7,25 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <string>
 #include <system_error>
 
 #include "common/input_file.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
+namespace {
+
+// The process's umask, read without setting it: umask(2) can only be read by changing it, which would race
+// with ranks running as threads (ddlrun --transport threads) that create files meanwhile.
+mode_t processUmask() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  return 022;  // the usual one, where /proc does not say
+}
+
+}  // namespace
 
 void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& write) {
   if (path.empty()) {
@@ -28,10 +41,13 @@ void writeOutput(const std::string& path, const std::function<void(std::ostream&
   if (descriptor < 0) throw InvalidArgument("--out", "cannot write '" + path + "'");
   // mkstemp makes the file private (0600); what is written is the user's, with the permissions any other
   // program's output gets (0666 less the umask).
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(descriptor, 0666 & ~mask);
+  const bool permitted = ::fchmod(descriptor, 0666 & ~processUmask()) == 0;
   ::close(descriptor);
+  if (!permitted) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw InvalidArgument("--out", "cannot write '" + path + "'");
+  }
   auto fail = [&](const std::string& why) {
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);

@@ -146,6 +146,12 @@ ScalingResults emptyResults(const Scenario& scenario, const std::string& source)
   return results;
 }
 
+std::vector<int> Scenario::simulatedGpuCounts() const {
+  std::vector<int> counts = gpuCounts;
+  if (baselineGpus > 1 && std::find(counts.begin(), counts.end(), baselineGpus) == counts.end()) counts.push_back(baselineGpus);
+  return counts;
+}
+
 IterationPlan Scenario::iterationPlan(double computeScale) const {
   TrainingWorkload workload = model.workload(gpu, batchPerGpu, precision).scaled(computeScale);
   workload.gradientPrecision = gradients;
@@ -226,11 +232,16 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   try {
     scenario.model.workload(scenario.gpu, scenario.batchPerGpu, scenario.precision);
   } catch (const InvalidArgument& error) {
-    // The precision is at fault where the GPU has no profile of it at any batch; else the batch.
-    bool anyBatch = false;
-    for (const ModelProfile& profile : scenario.model.profiles())
-      anyBatch = anyBatch || (profile.gpu == scenario.gpu && profile.precision == scenario.precision);
-    root.at(anyBatch || !root.has(json, "precision") ? "batch_per_gpu" : "precision").fail(error.what());
+    // The GPU is at fault where the model has no profile of it; the precision where none of it at any
+    // batch (if the scenario names one); else the batch.
+    bool gpuProfiled = false;
+    bool precisionProfiled = false;
+    for (const ModelProfile& profile : scenario.model.profiles()) {
+      gpuProfiled = gpuProfiled || profile.gpu == scenario.gpu;
+      precisionProfiled = precisionProfiled || (profile.gpu == scenario.gpu && profile.precision == scenario.precision);
+    }
+    const char* field = !gpuProfiled ? "gpu" : !precisionProfiled && root.has(json, "precision") ? "precision" : "batch_per_gpu";
+    root.at(field).fail(error.what());
   }
   scenario.bucketBytes = root.has(json, "bucket_bytes") ? root.integerAt(json, "bucket_bytes", 1, 1LL << 40) : kDefaultBucketBytes;
 
@@ -305,37 +316,56 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
         algorithms.at(a).fail("at every GPU count this is the same configuration as $.algorithms[" + std::to_string(earlier) +
                               "] ('" + labels[a].back() + "' at " + std::to_string(scenario.gpuCounts.back()) + " GPUs)");
   }
+  // A baseline $.gpus does not list is simulated all the same: it must be a point the cluster and every
+  // algorithm can have, and errors about it name $.baseline_gpus.
+  const std::vector<int> simulatedCounts = scenario.simulatedGpuCounts();
+  const bool unlistedBaseline = simulatedCounts.size() > scenario.gpuCounts.size();
+  const JsonReader baseline = root.at("baseline_gpus");
+  // "$.algorithms[0].dims: no grid given for 6 GPUs", without the file.
+  auto inFile = [&](const InvalidArgument& error) {
+    const std::string& field = error.field();
+    return (field.rfind(path + ": ", 0) == 0 ? field.substr(path.size() + 2) : field) + ": " + error.message();
+  };
+  if (unlistedBaseline) {
+    try {
+      Cluster(scenario.topology, scenario.baselineGpus, scenario.placement);
+    } catch (const InvalidArgument& error) {
+      baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs: " + inFile(error));
+    }
+    for (const ScenarioAlgorithm& algorithm : scenario.algorithms) {
+      try {
+        scenario.optionsFor(algorithm, scenario.baselineGpus);
+      } catch (const InvalidArgument& error) {
+        baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs, where " + algorithm.name + " cannot run: " + inFile(error));
+      }
+    }
+  }
   // Options that fit the rank counts must fit the buckets too (a chunk size that would cut the largest
   // bucket into more steps than a program may have).
   Elements largestBucket = 0;
   const IterationPlan plan = scenario.iterationPlan();
+  const int elementBytes = plan.workload().elementBytes;
   for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
-    for (int count : scenario.gpuCounts) {
+    for (int count : simulatedCounts) {
       try {
         makeSchedule(findAlgorithm(CollectiveKind::Allreduce, scenario.algorithms[a].name),
-                     {CollectiveKind::Allreduce, count, largestBucket, 4}, scenario.optionsFor(scenario.algorithms[a], count));
+                     {CollectiveKind::Allreduce, count, largestBucket, elementBytes},
+                     scenario.optionsFor(scenario.algorithms[a], count));
       } catch (const InvalidArgument& error) {
-        algorithms.at(a).fail("with the largest bucket (" + std::to_string(4 * largestBucket) + " bytes) at " +
-                              std::to_string(count) + " GPUs: " + error.what());
+        const std::string message = "with the largest bucket (" + std::to_string(elementBytes * largestBucket) + " bytes) at " +
+                                    std::to_string(count) + " GPUs: ";
+        if (unlistedBaseline && count == scenario.baselineGpus)
+          baseline.fail(message + scenario.algorithms[a].name + ": " + error.message());
+        algorithms.at(a).fail(message + error.what());
       }
     }
-  // Every algorithm's baseline point must be one it can run.
-  for (std::size_t a = 0; a < scenario.algorithms.size() && scenario.baselineGpus > 1; ++a) {
-    try {
-      scenario.optionsFor(scenario.algorithms[a], scenario.baselineGpus);
-    } catch (const InvalidArgument& error) {
-      root.at("baseline_gpus").fail(std::to_string(scenario.baselineGpus) + " GPUs, where " + scenario.algorithms[a].name +
-                                    " cannot run: " + error.what());
-    }
-  }
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
     // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
     for (const ScenarioOption& option : algorithm.options)
       for (const auto& [count, grid] : option.byGpus)
-        if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) == scenario.gpuCounts.end() &&
-            count != scenario.baselineGpus)
+        if (std::find(simulatedCounts.begin(), simulatedCounts.end(), count) == simulatedCounts.end())
           algorithms.at(a).at(std::string(option.declaration->key)).at(std::to_string(count))
               .fail("a grid for " + std::to_string(count) + " GPUs, which neither $.gpus nor $.baseline_gpus lists");
   }

@@ -66,6 +66,9 @@ struct Scenario {
   std::vector<ScenarioAlgorithm> algorithms;
   std::vector<PublishedPoint> published;  // optional
 
+  // The GPU counts a sweep simulates: gpuCounts, and the baseline's after them where gpuCounts does not list it.
+  std::vector<int> simulatedGpuCounts() const;
+
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;
   // The options of `algorithm` at `gpus` GPUs, already validated.

@@ -74,8 +74,8 @@ void addAlgorithmsCommand(CLI::App& app, int& exitCode) {
   };
   auto flags = std::make_shared<Flags>();
   CLI::App* command = app.add_subcommand("algorithms", "List the collective algorithms, their options and what they do.");
-  command->add_flag("--names", flags->namesOnly, "Only the names and collectives, one per line");
-  command->add_flag("--json", flags->json, "The algorithms and their options as JSON");
+  CLI::Option* names = command->add_flag("--names", flags->namesOnly, "Only the names and collectives, one per line");
+  command->add_flag("--json", flags->json, "The algorithms and their options as JSON")->excludes(names);
   command->callback([flags, &exitCode] {
     if (flags->json) {
       std::cout << registryJson().dump(1) << "\n";

@@ -19,15 +19,17 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
   // A point holds one bucket's programs at a time; the bucket with the most elements has the most steps.
   Elements largest = 0;
   for (const GradientBucket& bucket : plan.buckets()) largest = std::max(largest, bucket.elements.count);
+  const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
     const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
-    for (std::size_t i = 0; i < scenario.gpuCounts.size(); ++i) {
-      const int gpus = scenario.gpuCounts[i];
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      const int gpus = counts[i];
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       try {
         const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes}, options);
         requireSimulationMemory(schedule, netpointsOf(Cluster(scenario.topology, gpus, scenario.placement)),
-                                scenario.path + ": $.gpus[" + std::to_string(i) + "]",
+                                scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
+                                                                                : std::string(": $.baseline_gpus")),
                                 "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
       } catch (const InvalidArgument& error) {
         if (error.field().rfind(scenario.path, 0) == 0) throw;

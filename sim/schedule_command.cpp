@@ -183,6 +183,8 @@ int run(const Arguments& args) {
   if (args.given("--out") && !args.json && !args.mscclXml) throw InvalidArgument("--out", "only with --json or --msccl-xml");
   if (args.json && args.mscclXml) throw InvalidArgument("--msccl-xml", "cannot be combined with --json: one format at a time");
   if (args.mscclXml && args.given("--rank")) throw InvalidArgument("--rank", "MSCCL's XML holds every GPU: no --rank with --msccl-xml");
+  if ((args.mscclXml || args.json) && args.perRank)
+    throw InvalidArgument("--per-rank", "a table of the summary: not with --json or --msccl-xml");
   const Loaded loaded = args.from.empty() ? generate(args) : loadFromFile(args);
   const CollectiveSpec& spec = loaded.schedule.spec();
   if (args.given("--rank") && (args.rank < 0 || args.rank >= spec.ranks))

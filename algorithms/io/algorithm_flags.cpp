@@ -8,7 +8,9 @@
 namespace ddl {
 
 std::string flagFor(const std::string& field, const std::string& ranksFlag) {
-  if (field == "algorithm" || field == "element-bytes" || findOptionDeclaration(field)) return "--" + field;
+  if (field == "algorithm" || field == "element-bytes") return "--" + field;
+  for (const OptionDeclaration& option : algorithmOptionTable())
+    if (field == option.name) return "--" + field;  // errors name options by name, never by file key
   if (field == "ranks") return ranksFlag;
   return field;
 }

@@ -90,14 +90,21 @@ std::vector<Threadblock> threadblocksOf(const Program& program, Elements chunk) 
   for (StepIndex index = 0; index < program.size(); ++index) {
     const Step& step = program.step(index);
     const int tb = threadblockOf[static_cast<std::size_t>(step.stream)];
-    std::vector<std::pair<int, int>> dependencies;
+    // A threadblock runs its steps in order, so waiting for step k of another implies its earlier steps:
+    // of each other threadblock only the latest step waited for counts, and only if no earlier step of
+    // this threadblock waited for it or a later one.
+    std::map<int, int> latest;  // other threadblock -> its latest step this step waits for
     for (StepIndex d : program.dependenciesOf(index)) {
       const int dependencyTb = threadblockOf[static_cast<std::size_t>(program.step(d).stream)];
-      const int dependencyStep = positionOf[static_cast<std::size_t>(d)];
-      if (dependencyTb == tb) continue;  // the threadblock runs its steps in order
+      if (dependencyTb == tb) continue;
+      int& step = latest.try_emplace(dependencyTb, -1).first->second;
+      step = std::max(step, positionOf[static_cast<std::size_t>(d)]);
+    }
+    std::vector<std::pair<int, int>> dependencies;
+    for (auto [dependencyTb, dependencyStep] : latest) {
       auto [it, inserted] = waited[static_cast<std::size_t>(tb)].try_emplace(dependencyTb, dependencyStep);
       if (!inserted) {
-        if (it->second >= dependencyStep) continue;  // waiting for a later step of that threadblock implies it
+        if (it->second >= dependencyStep) continue;
         it->second = dependencyStep;
       }
       dependencies.emplace_back(dependencyTb, dependencyStep);

@@ -1,5 +1,8 @@
 #include "algorithms/io/results_json.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "algorithms/io/run_description_json.hpp"
 #include "common/json_reader.hpp"
 
@@ -79,10 +82,24 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     point.batchPerGpu = static_cast<int>(p.integerAt(entry, "batch_per_gpu", 0, 1 << 24));
     point.iterationSeconds = p.numberAt(entry, "iteration_s", 0, 1e9);
     point.computeSeconds = p.numberAt(entry, "compute_s", 0, 1e9);
-    // Files from before the baseline was recorded measured against one GPU's compute.
+    // Files from before the baseline was recorded measured against one GPU's compute; a baseline of more
+    // GPUs needs its time.
     if (p.has(entry, "baseline_gpus")) point.baselineGpus = static_cast<int>(p.integerAt(entry, "baseline_gpus", 1, 1 << 24));
     if (p.has(entry, "baseline_s")) point.baselineSeconds = p.numberAt(entry, "baseline_s", 0, 1e9);
-    if (p.has(entry, "exposed_latency_s")) point.exposedLatencySeconds = p.numberAt(entry, "exposed_latency_s", 0, 1e9);
+    if (point.baselineGpus > 1 && !point.baselineSeconds)
+      p.at("baseline_s").fail("missing: the iteration at baseline_gpus (" + std::to_string(point.baselineGpus) + ")");
+    // The split of the exposed time comes whole: both parts, adding up to it.
+    if (p.has(entry, "exposed_latency_s") != p.has(entry, "exposed_bandwidth_s"))
+      p.at(p.has(entry, "exposed_latency_s") ? "exposed_bandwidth_s" : "exposed_latency_s").fail("missing: the split needs both parts");
+    if (p.has(entry, "exposed_latency_s")) {
+      const double exposed = point.exposedCommunicationSeconds();
+      const double latency = p.numberAt(entry, "exposed_latency_s", 0, 1e9);
+      const double bandwidth = p.numberAt(entry, "exposed_bandwidth_s", 0, 1e9);
+      if (std::abs(latency + bandwidth - exposed) > 1e-9 * std::max(1.0, exposed))
+        p.at("exposed_latency_s").fail("with exposed_bandwidth_s, " + std::to_string(latency + bandwidth) +
+                                       " s, not iteration_s - compute_s = " + std::to_string(exposed) + " s");
+      point.exposedLatencySeconds = std::min(latency, exposed);
+    }
     if (p.has(entry, "collectives")) {
       const JsonReader cs = p.at("collectives");
       const auto& list = cs.array(entry["collectives"]);

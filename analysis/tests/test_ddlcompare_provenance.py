@@ -1,6 +1,6 @@
 """ddlcompare joins only points that describe the same run: what each results file records of how it was made
-(hosts, ranks per host, efficiency baseline, compute scale, precision, element type, algorithm parameters, transport)
-must agree."""
+(hosts, ranks per host, compute scale, precision, element type, algorithm parameters, transport) must agree; the
+efficiency baseline, which changes no iteration time, is noted."""
 import json
 
 from ddlcompare_testing import DdlcompareTestCase
@@ -54,10 +54,12 @@ class JoinsOnlyTheSameRun(DdlcompareTestCase):
         self.assertEqual(status, 2)
         self.assertIn("precision fp32 against 16-bit", err)
 
-    def test_efficiencies_against_different_baselines_are_refused(self):
-        status, _, err = self.compare(points("ddlsim", "simulated", baseline_gpus=2), points("ddlrun", "mpi"))
-        self.assertEqual(status, 2)
-        self.assertIn("baseline_gpus 2 against 1", err)
+    def test_efficiencies_against_different_baselines_are_noted_not_refused(self):
+        # Goyal et al.'s scenario predicts against 8 GPUs; ddlrun measures against its own compute. Iteration
+        # times, which are compared, do not depend on it.
+        status, out, err = self.compare(points("ddlsim", "simulated", baseline_gpus=2), points("ddlrun", "mpi"))
+        self.assertEqual(status, 0, err)
+        self.assertIn("baseline_gpus 2 against 1", json.dumps(json.loads(out)))
 
     def test_two_measurements_on_different_transports_are_refused(self):
         status, _, err = self.compare(sweep("ddlrun", "mpi"), sweep("ddlrun", "nccl"))

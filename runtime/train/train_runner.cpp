@@ -166,8 +166,8 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.run.computePrecision = plan.workload().computePrecision;
   const JobHosts hosts = jobHosts(context.world);
   // A job measures one GPU count: its efficiency is against its own compute alone, whatever the scenario's
-  // baseline (each point says so: baseline_gpus 1), and ddlcompare refuses to join it with a prediction
-  // against another baseline.
+  // baseline (each point says so: baseline_gpus 1). ddlcompare compares iteration times, which the
+  // baseline does not change, and notes the difference.
   if (rank == 0 && scenario.baselineGpus != 1)
     std::fprintf(stderr, "ddlrun: note: efficiency is against one GPU's compute (baseline_gpus 1), not the scenario's %d GPUs\n",
                  scenario.baselineGpus);
