@@ -29,35 +29,38 @@ std::string uplinkZone(int leaf) { return leafZone(leaf) + "-uplink"; }
 std::string leafSwitch(int leaf) { return leafZone(leaf) + "-switch"; }
 std::string crossbar(int leaf) { return leafZone(leaf) + "-crossbar"; }
 
+// One route of a zone: between two of its netpoints, or (with gateways) between two of its child zones.
+struct ZoneRoute {
+  std::string from;
+  std::string to;
+  std::vector<RouteHop> hops;
+  std::string gatewayFrom = {};  // empty for a route between netpoints
+  std::string gatewayTo = {};
+};
+
 class XmlWriter {
  public:
   XmlWriter(std::ostream& out, const Cluster& cluster) : out_(out), cluster_(cluster) {}
 
   std::ostream& line(int depth) { return out_ << std::string(static_cast<std::size_t>(2 * depth), ' '); }
 
-  // Declares the links of `routes` not declared yet; in the zone being written.
-  void links(int depth, const std::vector<std::vector<RouteHop>>& routes) {
-    for (const auto& route : routes)
-      for (const RouteHop& hop : route) {
+  // The links of `routes` not declared yet, then the routes: what the zone being written holds.
+  void routes(int depth, const std::vector<ZoneRoute>& routes) {
+    for (const ZoneRoute& route : routes)
+      for (const RouteHop& hop : route.hops) {
         if (!written_.insert(hop.link).second) continue;
         const PlatformLink link = cluster_.link(hop.link);
         line(depth) << "<link id=\"" << link.name << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\""
                     << link.latencySeconds << "s\" sharing_policy=\"" << policyOf(link.sharing) << "\"/>\n";
       }
-  }
-
-  void route(int depth, const std::string& from, const std::string& to, const std::vector<RouteHop>& hops) {
-    line(depth) << "<route src=\"" << from << "\" dst=\"" << to << "\" symmetrical=\"NO\">";
-    hopsOf(hops);
-    out_ << "</route>\n";
-  }
-
-  void zoneRoute(int depth, const std::string& from, const std::string& to, const std::string& gatewayFrom,
-                 const std::string& gatewayTo, const std::vector<RouteHop>& hops) {
-    line(depth) << "<zoneRoute src=\"" << from << "\" dst=\"" << to << "\" gw_src=\"" << gatewayFrom << "\" gw_dst=\""
-                << gatewayTo << "\" symmetrical=\"NO\">";
-    hopsOf(hops);
-    out_ << "</zoneRoute>\n";
+    for (const ZoneRoute& route : routes) {
+      const char* tag = route.gatewayFrom.empty() ? "route" : "zoneRoute";
+      line(depth) << "<" << tag << " src=\"" << route.from << "\" dst=\"" << route.to << "\"";
+      if (!route.gatewayFrom.empty()) out_ << " gw_src=\"" << route.gatewayFrom << "\" gw_dst=\"" << route.gatewayTo << "\"";
+      out_ << " symmetrical=\"NO\">";
+      hopsOf(route.hops);
+      out_ << "</" << tag << ">\n";
+    }
   }
 
   void crossbarRoute(int depth, int leaf, const std::string& from, const std::string& to, const std::string& gatewayFrom,
@@ -112,26 +115,18 @@ struct Writer {
     const bool connected = cluster.nodes() > 1;
     if (connected) xml.line(depth + 1) << "<router id=\"" << gateway(node) << "\"/>\n";
 
-    std::vector<std::vector<RouteHop>> routes;
+    std::vector<ZoneRoute> routes;
     for (Rank from : ranks) {
+      const std::string host = cluster.hostName(from);
       for (Rank to : ranks)
-        if (from != to) routes.push_back(cluster.routeWithinNode(from, to));
+        if (from != to) routes.push_back({host, cluster.hostName(to), cluster.routeWithinNode(from, to)});
       if (connected) {
-        routes.push_back(cluster.routeOutOfNode(from));
-        routes.push_back(cluster.routeIntoNode(from));
+        routes.push_back({host, gateway(node), cluster.routeOutOfNode(from)});
+        routes.push_back({gateway(node), host, cluster.routeIntoNode(from)});
       }
-      if (sink) routes.push_back(cluster.reductionTraffic(from)->route);
+      if (sink) routes.push_back({host, sink->sinkHost, cluster.reductionTraffic(from)->route});
     }
-    xml.links(depth + 1, routes);
-    for (Rank from : ranks) {
-      for (Rank to : ranks)
-        if (from != to) xml.route(depth + 1, cluster.hostName(from), cluster.hostName(to), cluster.routeWithinNode(from, to));
-      if (connected) {
-        xml.route(depth + 1, cluster.hostName(from), gateway(node), cluster.routeOutOfNode(from));
-        xml.route(depth + 1, gateway(node), cluster.hostName(from), cluster.routeIntoNode(from));
-      }
-      if (sink) xml.route(depth + 1, cluster.hostName(from), sink->sinkHost, cluster.reductionTraffic(from)->route);
-    }
+    xml.routes(depth + 1, routes);
     xml.line(depth) << "</zone>\n";
   }
 
@@ -169,16 +164,12 @@ struct Writer {
       leafContents(depth + 1, static_cast<int>(leaf), leaves[leaf], ranks, true);
       xml.line(depth) << "</zone>\n";
     }
-    std::vector<std::vector<RouteHop>> routes;
-    for (int from = 0; from < cluster.leaves(); ++from)
-      for (int to = 0; to < cluster.leaves(); ++to)
-        if (from != to) routes.push_back(cluster.routeBetweenLeaves(from, to));
-    xml.links(depth, routes);
+    std::vector<ZoneRoute> routes;
     for (int from = 0; from < cluster.leaves(); ++from)
       for (int to = 0; to < cluster.leaves(); ++to)
         if (from != to)
-          xml.zoneRoute(depth, leafZone(from), leafZone(to), leafSwitch(from), leafSwitch(to),
-                        cluster.routeBetweenLeaves(from, to));
+          routes.push_back({leafZone(from), leafZone(to), cluster.routeBetweenLeaves(from, to), leafSwitch(from), leafSwitch(to)});
+    xml.routes(depth, routes);
   }
 };
 

@@ -61,11 +61,9 @@ ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.collectives = simulated.allreduces;
   // The bandwidth part of the exposed communication is what is left with no latency anywhere; the rest is
   // latency. Never more than the whole, whatever the contention does.
-  const ScalingPoint& measured = point;
   const double withoutLatency = simulateIteration(plan, algorithm, options, PlatformWithoutLatency(cluster)).iterationSeconds;
-  const double bandwidthPart = std::min(measured.exposedCommunicationSeconds(),
-                                        std::max(0.0, withoutLatency - measured.computeSeconds));
-  point.exposedLatencySeconds = measured.exposedCommunicationSeconds() - bandwidthPart;
+  const double bandwidthPart = std::min(point.exposedCommunicationSeconds(), std::max(0.0, withoutLatency - point.computeSeconds));
+  point.exposedLatencySeconds = point.exposedCommunicationSeconds() - bandwidthPart;
   return point;
 }
 

@@ -8,9 +8,9 @@
 namespace ddl {
 
 std::string flagFor(const std::string& field, const std::string& ranksFlag) {
-  if (field == "algorithm" || field == "element-bytes") return "--" + field;
-  for (const OptionDeclaration& option : algorithmOptionTable())
-    if (field == option.name) return "--" + field;  // errors name options by name, never by file key
+  const OptionDeclaration* option = findOptionDeclaration(field);
+  // Errors name options by name, never by file key.
+  if (field == "algorithm" || field == "element-bytes" || (option && option->name == field)) return "--" + field;
   if (field == "ranks") return ranksFlag;
   return field;
 }
