@@ -9,6 +9,7 @@
 #include "common/input_file.hpp"
 #include "common/json_reader.hpp"
 #include "common/nearest_name.hpp"
+#include "common/number_text.hpp"
 
 #ifndef DDLSCALE_SOURCE_DIR
 #error "DDLSCALE_SOURCE_DIR must name the source tree, where topologies/ and models/ live"
@@ -69,6 +70,85 @@ void readPrecisions(const JsonReader& root, const nlohmann::json& json, Scenario
                                                    : (narrow ? scenario.precision : std::string("fp32"));
 }
 
+// $.fusion, {"policy": ..., and the policy's own sizes}, or $.bucket_bytes alone (the size policy).
+void readFusion(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  constexpr std::int64_t kMaxBucketBytes = 1LL << 40;
+  if (!root.has(json, "fusion")) {
+    if (root.has(json, "bucket_bytes")) scenario.fusion.bucketBytes = root.integerAt(json, "bucket_bytes", 1, kMaxBucketBytes);
+    return;
+  }
+  const JsonReader reader = root.at("fusion");
+  if (root.has(json, "bucket_bytes")) reader.fail("give bucket_bytes inside $.fusion, not beside it");
+  const auto& fusion = reader.object(json["fusion"]);
+  const std::string policy = reader.stringAt(fusion, "policy");
+  GradientFusion& chosen = scenario.fusion;
+  if (policy == "size" || policy == "ddp") {
+    chosen.policy = policy == "ddp" ? FusionPolicy::Ddp : FusionPolicy::Size;
+    reader.allowOnly(fusion, policy == "ddp" ? std::vector<std::string_view>{"policy", "bucket_bytes", "first_bucket_bytes"}
+                                             : std::vector<std::string_view>{"policy", "bucket_bytes"});
+    if (reader.has(fusion, "first_bucket_bytes")) chosen.firstBucketBytes = reader.integerAt(fusion, "first_bucket_bytes", 1, kMaxBucketBytes);
+  } else if (policy == "horovod") {
+    chosen.policy = FusionPolicy::Horovod;
+    chosen.bucketBytes = kHorovodFusionThresholdBytes;
+    reader.allowOnly(fusion, {"policy", "bucket_bytes", "cycle_time_s"});
+    if (reader.has(fusion, "cycle_time_s")) chosen.cycleSeconds = reader.numberAt(fusion, "cycle_time_s", 1e-6, 10);
+  } else if (policy == "per-layer") {
+    chosen.policy = FusionPolicy::PerLayer;
+    reader.allowOnly(fusion, {"policy"});
+  } else {
+    constexpr std::string_view policies[] = {"size", "ddp", "horovod", "per-layer"};
+    reader.at("policy").fail("'" + policy + "' is not one of " + listOfNames(policies) + didYouMean(policy, policies));
+  }
+  if (reader.has(fusion, "bucket_bytes")) chosen.bucketBytes = reader.integerAt(fusion, "bucket_bytes", 1, kMaxBucketBytes);
+}
+
+// An empirical distribution of GPU time factors: {"time_factors": [...], ...} (models/gpu-speed-spread-*.json).
+std::vector<double> readTimeFactors(const std::string& path) {
+  const nlohmann::json json = readJsonFile(path);
+  const JsonReader root(path);
+  root.object(json);
+  root.allowOnly(json, {"name", "gpus", "time_factors"});
+  const JsonReader reader = root.at("time_factors");
+  const auto& list = reader.array(root.member(json, "time_factors"));
+  if (list.empty()) reader.fail("give at least one factor");
+  std::vector<double> factors;
+  for (std::size_t i = 0; i < list.size(); ++i) factors.push_back(reader.at(i).number(list[i], 0.01, 100));
+  return factors;
+}
+
+// $.effects: each effect of effectTable() a number or "sourced" (its table's central value, and a range
+// for --range), gpu_time_factors, seed and iterations.
+void readEffects(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  if (!root.has(json, "effects")) return;
+  const JsonReader reader = root.at("effects");
+  const auto& effects = reader.object(json["effects"]);
+  std::vector<std::string_view> keys{"gpu_time_factors", "seed", "iterations"};
+  for (const EffectDeclaration& declaration : effectTable()) keys.push_back(declaration.key);
+  reader.allowOnly(effects, keys);
+  for (const EffectDeclaration& declaration : effectTable()) {
+    const std::string key(declaration.key);
+    if (!reader.has(effects, key)) continue;
+    const auto& value = effects[key];
+    if (value.is_string()) {
+      if (value != "sourced") reader.at(key).fail("expected a number, 0 to " + shortNumber(declaration.maximum) + ", or \"sourced\"");
+      scenario.effects.*declaration.field = declaration.central;
+      scenario.sourcedEffects.push_back(&declaration);
+    } else {
+      scenario.effects.*declaration.field = reader.at(key).number(value, 0, declaration.maximum);
+    }
+  }
+  if (reader.has(effects, "gpu_time_factors")) {
+    if (reader.has(effects, "gpu_speed_spread"))
+      reader.at("gpu_time_factors").fail("give either gpu_speed_spread or gpu_time_factors, not both");
+    const std::string field = scenario.path + ": $.effects.gpu_time_factors";
+    scenario.effects.gpuTimeFactorsFile = findDataFile(kGpuTimeFactorsFolder, reader.stringAt(effects, "gpu_time_factors"),
+                                                          scenario.path, field);
+    scenario.effects.gpuTimeFactors = readTimeFactors(scenario.effects.gpuTimeFactorsFile);
+  }
+  if (reader.has(effects, "seed")) scenario.effects.seed = static_cast<std::uint64_t>(reader.integerAt(effects, "seed", 0, 1LL << 53));
+  if (reader.has(effects, "iterations")) scenario.effects.iterations = static_cast<int>(reader.integerAt(effects, "iterations", 1, 1000));
+}
+
 ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
   std::vector<std::string_view> fields{"name"};
   for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
@@ -107,7 +187,7 @@ std::string findDataFile(const std::string& kind, const std::string& nameOrPath,
     if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
   const std::vector<std::string_view> known(names.begin(), names.end());
-  const std::string singular = kind == "topologies" ? "topology" : kind.substr(0, kind.size() - 1);
+  const std::string singular = kind == "topologies" ? "topology" : kind == "models" ? "model" : "file";
   throw InvalidArgument(field, "no " + singular + " named '" + nameOrPath +
                                    "'" + didYouMean(nameOrPath, known) + " in " + folder.string() + "; known: " +
                                    listOfNames(known) + " (or give a path to a .json file)");
@@ -156,7 +236,14 @@ IterationPlan Scenario::iterationPlan(double computeScale) const {
   TrainingWorkload workload = model.workload(gpu, batchPerGpu, precision).scaled(computeScale);
   workload.gradientPrecision = gradients;
   workload.elementBytes = gradientElementBytes(gradients);
-  return IterationPlan(std::move(workload), bucketBytes, overlapBackward);
+  return IterationPlan(std::move(workload), fusion, overlapBackward);
+}
+
+IterationEffects Scenario::effectsAt(bool pessimistic) const {
+  IterationEffects corner = effects;
+  for (const EffectDeclaration* declaration : sourcedEffects)
+    corner.*declaration->field = pessimistic != declaration->raisesEfficiency ? declaration->high : declaration->low;
+  return corner;
 }
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
@@ -208,7 +295,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
                         "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published", "precision",
-                        "gradients"});
+                        "gradients", "fusion", "effects"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
@@ -243,7 +330,8 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
     const char* field = !gpuProfiled ? "gpu" : !precisionProfiled && root.has(json, "precision") ? "precision" : "batch_per_gpu";
     root.at(field).fail(error.what());
   }
-  scenario.bucketBytes = root.has(json, "bucket_bytes") ? root.integerAt(json, "bucket_bytes", 1, 1LL << 40) : kDefaultBucketBytes;
+  readFusion(root, json, scenario);
+  readEffects(root, json, scenario);
 
   if (root.has(json, "overlap_backward")) {
     const auto& overlap = json["overlap_backward"];

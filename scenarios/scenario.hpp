@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/training/scaling_point.hpp"
@@ -55,8 +56,11 @@ struct Scenario {
   int batchPerGpu = 0;
   std::string precision = "fp32";  // the compute profile's: one of kProfilePrecisions (models/model.hpp)
   std::string gradients = "fp32";  // what gradients are allreduced in: one of kGradientPrecisions
-  std::int64_t bucketBytes = 0;
+  GradientFusion fusion;  // $.fusion, or $.bucket_bytes alone: the size policy
   bool overlapBackward = true;
+  IterationEffects effects;  // $.effects: all off unless the file asks
+  // The effects $.effects gives as "sourced": their table values, central here, spanned by effectsAt.
+  std::vector<const EffectDeclaration*> sourcedEffects;
   std::vector<int> gpuCounts;
   // What efficiency is measured against: the iteration at this many GPUs (1: one GPU alone, no
   // communication). Goyal et al. measure against one 8-GPU server. Each algorithm's options must be
@@ -68,6 +72,10 @@ struct Scenario {
 
   // The GPU counts a sweep simulates: gpuCounts, and the baseline's after them where gpuCounts does not list it.
   std::vector<int> simulatedGpuCounts() const;
+
+  // The effects with every sourced one at the end of its range that lowers the efficiency (pessimistic) or
+  // raises it; the others as given.
+  IterationEffects effectsAt(bool pessimistic) const;
 
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;
@@ -89,7 +97,10 @@ Scenario loadScenario(const std::string& path);
 // The same from a parsed document; `path` names it in errors and anchors relative topology and model paths.
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path);
 
-// The file for `nameOrPath` of `kind` ("topologies" or "models"): a path (relative to `relativeTo`'s
+// Where GPU time factor files (effects' gpu_time_factors) live, under the data folder.
+inline constexpr const char* kGpuTimeFactorsFolder = "models/gpu-speed";
+
+// The file for `nameOrPath` of `kind` ("topologies", "models" or kGpuTimeFactorsFolder): a path (relative to `relativeTo`'s
 // folder) if it contains '/' or ends in .json, else <data>/<kind>/<name>.json, where <data> is
 // $DDLSCALE_DATA_DIR or this source tree. InvalidArgument(field, ...) if there is no such file: for a name,
 // the message lists the known names, and suggests the nearest.

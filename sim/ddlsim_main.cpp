@@ -7,6 +7,7 @@
 #include "common/invalid_argument.hpp"
 #include "sim/algorithms_command.hpp"
 #include "sim/collective_command.hpp"
+#include "sim/effects_command.hpp"
 #include "sim/platform_command.hpp"
 #include "sim/scenario_command.hpp"
 #include "sim/schedule_command.hpp"
@@ -16,11 +17,13 @@ int main(int argc, char** argv) {
   CLI::App app{
       "ddlsim - predict data-parallel training scaling on a simulated cluster (SimGrid), and inspect collective "
       "schedules.\n\n"
-      "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json)\n"
+      "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json); --range\n"
+      "                                                 also spans its sourced effects' ranges\n"
       "  ddlsim collective ...                          simulate one collective on a topology\n"
       "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"
       "  ddlsim schedule ...                            generate, verify and cost a schedule\n"
-      "  ddlsim algorithms [--names]                    list the algorithms and their options"};
+      "  ddlsim algorithms [--names]                    list the algorithms and their options\n"
+      "  ddlsim effects [--json]                        list the effects beyond compute and communication"};
   app.require_subcommand(0, 1);
   app.footer(
       "Exit status: 0 on success; 1 if a simulation cannot run to its end or a verified schedule is wrong;\n"
@@ -31,6 +34,7 @@ int main(int argc, char** argv) {
   ddl::addCollectiveCommand(app, exitCode);
   ddl::addPlatformCommand(app, exitCode);
   ddl::addAlgorithmsCommand(app, exitCode);
+  ddl::addEffectsCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

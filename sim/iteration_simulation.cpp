@@ -11,10 +11,38 @@
 namespace ddl {
 namespace sg4 = simgrid::s4u;
 
+namespace {
+
+// Work no collective outlasts: the contention of a collective is cancelled when it ends.
+constexpr double kContentionSeconds = 1e6;
+
+// An execution of `flops` on `host`, started. Host::exec_init and Host::execute of SimGrid 3.32 place the
+// execution on the calling actor's host, not on `host` (measured): the host is set explicitly.
+sg4::ExecPtr startExecution(sg4::Host* host, double flops, double priority = 1) {
+  sg4::ExecPtr execution = sg4::Exec::init();
+  execution->set_flops_amount(flops);
+  execution->set_host(host);
+  execution->set_priority(priority);
+  execution->start();
+  return execution;
+}
+
+}  // namespace
+
+CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus) {
+  CollectiveMeasurement measured;
+  measured.bytes = bytes;
+  measured.seconds = seconds;
+  measured.algbwBps = seconds > 0 ? bytes / seconds : 0;
+  measured.busbwBps = measured.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, gpus);
+  return measured;
+}
+
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
                                       const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      IterationTimeline* timeline, const std::string& group) {
+                                      const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
+  const int iterations = effects.iterationsFor(gpus);
   const TrainingWorkload& workload = plan.workload();
   const std::vector<GradientBucket>& buckets = plan.buckets();
   std::vector<Schedule> schedules;
@@ -27,25 +55,32 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   const auto largest = std::max_element(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) {
     return a.elements.count < b.elements.count;
   });
-  for (Rank rank = 0; rank < gpus; ++rank)
+  std::vector<sg4::Host*> computeHosts;
+  for (Rank rank = 0; rank < gpus; ++rank) {
     connectProgramPeers(schedules[static_cast<std::size_t>(largest - buckets.begin())].program(rank), simulated);
+    computeHosts.push_back(simulated.computeHost(rank));
+  }
 
   // Phase b of the compute ends when bucket b may start its allreduce; the last ends with backward.
   const std::vector<double> phases = plan.computePhases();
+  const std::size_t bucketCount = buckets.size();
+  // One GPU has nothing to allreduce and no framework call to pay for.
+  const double allreduceOverhead = gpus > 1 ? effects.allreduceOverheadSeconds : 0;
 
   const double start = SimulatedPlatform::now();
   std::vector<double> end(static_cast<std::size_t>(gpus), start);
-  std::vector<double> bucketStart(buckets.size(), std::numeric_limits<double>::infinity());
-  std::vector<double> bucketEnd(buckets.size(), start);
+  // Per iteration and bucket, over ranks: the first start and the last end of its allreduce.
+  std::vector<double> bucketStart(bucketCount * static_cast<std::size_t>(iterations), std::numeric_limits<double>::infinity());
+  std::vector<double> bucketEnd(bucketCount * static_cast<std::size_t>(iterations), start);
+  // Per rank, in its current iteration: when it started, and when each bucket was full.
+  std::vector<double> iterationStart(static_cast<std::size_t>(gpus), start);
+  std::vector<std::vector<double>> bucketFullAt(static_cast<std::size_t>(gpus), std::vector<double>(bucketCount, start));
   ActorOutcomes outcomes(gpus);
   std::vector<sg4::SemaphorePtr> bucketFull, communicationDone;
   // Spans of the timeline, per rank, from the iteration's start: actors of one simulation run one at a time.
   std::vector<TimelineSpan> spans;
-  auto record = [&](Rank rank, const char* lane, std::string name, double from) {
-    if (timeline) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start});
-  };
-  auto compute = [](double seconds) {
-    if (seconds > 0) sg4::this_actor::execute(seconds * SimulatedPlatform::kHostSpeed);
+  auto record = [&](int iteration, Rank rank, const char* lane, std::string name, double from) {
+    if (timeline && iteration == 0) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start});
   };
   for (Rank rank = 0; rank < gpus; ++rank) {
     bucketFull.push_back(sg4::Semaphore::create(0));
@@ -54,35 +89,58 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
     const auto r = static_cast<std::size_t>(rank);
     sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
       outcomes.run(rank, [&] {
-        for (std::size_t b = 0; b < buckets.size(); ++b) {
-          const double from = SimulatedPlatform::now();
-          compute(phases[b]);
-          if (phases[b] > 0) record(rank, "compute", computePhaseName(b, buckets.size()), from);
-          bucketFull[r]->release();
+        const double gpuFactor = effects.gpuTimeFactor(gpus, rank);
+        for (int iteration = 0; iteration < iterations; ++iteration) {
+          iterationStart[r] = SimulatedPlatform::now();
+          if (effects.iterationOverheadSeconds > 0) sg4::this_actor::sleep_for(effects.iterationOverheadSeconds);
+          const double factor = gpuFactor * effects.computeFactor(gpus, iteration, rank);
+          auto compute = [&](double seconds) {
+            if (seconds > 0) startExecution(computeHosts[r], seconds * factor * SimulatedPlatform::kHostSpeed)->wait();
+          };
+          for (std::size_t b = 0; b < bucketCount; ++b) {
+            const double from = SimulatedPlatform::now();
+            compute(phases[b]);
+            if (phases[b] > 0) record(iteration, rank, "compute", computePhaseName(b, bucketCount), from);
+            bucketFullAt[r][b] = SimulatedPlatform::now();
+            bucketFull[r]->release();
+          }
+          const double backwardEnd = SimulatedPlatform::now();
+          compute(phases.back());
+          if (phases.back() > 0) record(iteration, rank, "compute", computePhaseName(bucketCount, bucketCount), backwardEnd);
+          communicationDone[r]->acquire();
+          const double optimizerStart = SimulatedPlatform::now();
+          compute(workload.optimizerSeconds);
+          record(iteration, rank, "compute", computePhaseName(bucketCount + 1, bucketCount), optimizerStart);
         }
-        const double backwardEnd = SimulatedPlatform::now();
-        compute(phases.back());
-        if (phases.back() > 0) record(rank, "compute", computePhaseName(buckets.size(), buckets.size()), backwardEnd);
-        communicationDone[r]->acquire();
-        const double optimizerStart = SimulatedPlatform::now();
-        compute(workload.optimizerSeconds);
-        record(rank, "compute", computePhaseName(buckets.size() + 1, buckets.size()), optimizerStart);
         end[r] = SimulatedPlatform::now();
       });
     });
     sg4::Actor::create("communication" + std::to_string(rank), host, [&, rank, r] {
       // A failure here leaves the compute actor waiting; outcomes.check reports both.
       outcomes.guard(rank, [&] {
-        for (std::size_t b = 0; b < buckets.size(); ++b) {
-          bucketFull[r]->acquire();
-          const double from = SimulatedPlatform::now();
-          bucketStart[b] = std::min(bucketStart[b], from);
-          runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
-          bucketEnd[b] = std::max(bucketEnd[b], SimulatedPlatform::now());
-          record(rank, "allreduce",
-                 bucketAllreduceName(b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes), from);
+        for (int iteration = 0; iteration < iterations; ++iteration) {
+          for (std::size_t b = 0; b < bucketCount; ++b) {
+            bucketFull[r]->acquire();
+            // With Horovod's cycles, a bucket full before the last allreduce ended starts at once, as its
+            // background loop starts the next cycle at once when the last overran.
+            // One GPU calls no allreduce and waits for no tick.
+            const double tick = gpus > 1 ? iterationStart[r] + plan.nextTick(bucketFullAt[r][b] - iterationStart[r]) : 0;
+            if (tick > SimulatedPlatform::now()) sg4::this_actor::sleep_until(tick);
+            if (allreduceOverhead > 0) sg4::this_actor::sleep_for(allreduceOverhead);
+            const double from = SimulatedPlatform::now();
+            const std::size_t at = static_cast<std::size_t>(iteration) * bucketCount + b;
+            bucketStart[at] = std::min(bucketStart[at], from);
+            sg4::ExecPtr contention;
+            if (effects.overlapSlowdown > 0)
+              contention = startExecution(computeHosts[r], kContentionSeconds * SimulatedPlatform::kHostSpeed, effects.overlapSlowdown);
+            runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
+            if (contention) contention->cancel();
+            bucketEnd[at] = std::max(bucketEnd[at], SimulatedPlatform::now());
+            record(iteration, rank, "allreduce",
+                   bucketAllreduceName(b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes), from);
+          }
+          communicationDone[r]->release();
         }
-        communicationDone[r]->release();
       });
     });
   }
@@ -90,14 +148,16 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
 
   if (timeline) timeline->spans.insert(timeline->spans.end(), spans.begin(), spans.end());
   IterationSimulation result;
-  result.iterationSeconds = *std::max_element(end.begin(), end.end()) - start;
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    CollectiveMeasurement measured;
-    measured.bytes = static_cast<double>(buckets[b].elements.count) * workload.elementBytes;
-    measured.seconds = bucketEnd[b] - bucketStart[b];
-    measured.algbwBps = measured.seconds > 0 ? measured.bytes / measured.seconds : 0;
-    measured.busbwBps = measured.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, gpus);
-    result.allreduces.push_back(measured);
+  result.iterations = iterations;
+  result.iterationSeconds = (*std::max_element(end.begin(), end.end()) - start) / iterations;
+  for (std::size_t b = 0; b < bucketCount; ++b) {
+    double seconds = 0;
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+      const std::size_t at = static_cast<std::size_t>(iteration) * bucketCount + b;
+      seconds += (bucketEnd[at] - bucketStart[at]) / iterations;
+    }
+    result.allreduces.push_back(
+        allreduceMeasurement(static_cast<double>(buckets[b].elements.count) * workload.elementBytes, seconds, gpus));
   }
   return result;
 }

@@ -1,10 +1,17 @@
 #pragma once
-// One training iteration of every GPU on a simulated platform, following the IterationPlan: on each GPU a
+// Training iterations of every GPU on a simulated platform, following the IterationPlan: on each GPU a
 // compute actor runs forward and backward as executions and hands each full bucket to a communication
 // actor, which runs the bucket's allreduce (one after another, as one communication stream does); the
 // optimizer step waits for the last. The slowest GPU's iteration is the iteration.
+//
+// With effects (algorithms/training/iteration_effects.hpp), each rank's compute is scaled by its GPU's
+// factor and its draw of the iteration, overheads are slept on the host, and while a rank's collective runs
+// an execution of priority s shares the rank's one compute core with its compute, which then runs 1/(1+s)
+// as fast: only overlap costs. Iterations run back to back, each rank starting its next when its optimizer
+// step ends; the mean is reported.
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/training/iteration_timeline.hpp"
 #include "algorithms/training/scaling_point.hpp"
@@ -13,15 +20,20 @@
 namespace ddl {
 
 struct IterationSimulation {
-  double iterationSeconds = 0;
-  // Per bucket: from the first GPU starting its allreduce to the last one finishing it.
+  double iterationSeconds = 0;  // the mean of `iterations`
+  int iterations = 1;
+  // Per bucket: from the first GPU starting its allreduce to the last one finishing it, the mean over iterations.
   std::vector<CollectiveMeasurement> allreduces;
 };
 
+// An allreduce of `bytes` over `gpus` GPUs that took `seconds`, with its algbw and busbw.
+CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus);
+
 // Throws SimulationError if the simulation cannot run to its end. With `timeline`, every rank's compute
-// phases and bucket allreduces are appended to it under `group`.
+// phases and bucket allreduces of the first iteration are appended to it under `group`.
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
                                       const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      IterationTimeline* timeline = nullptr, const std::string& group = "");
+                                      const IterationEffects& effects = {}, IterationTimeline* timeline = nullptr,
+                                      const std::string& group = "");
 
 }  // namespace ddl

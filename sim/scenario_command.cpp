@@ -15,6 +15,7 @@
 #include "algorithms/io/trace_json.hpp"
 #include "common/limits.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/number_text.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
 #include "sim/scaling_plot.hpp"
@@ -33,7 +34,24 @@ struct Arguments {
   int traceGpus = 0;
   std::string traceAlgorithm;
   double computeScale = 1;
+  bool range = false;
 };
+
+// "compute_jitter 0.002 (sourced), overlap_slowdown 0.189 (sourced); seed 1": what the table's points include.
+std::string effectsLine(const Scenario& scenario) {
+  std::string line;
+  for (const EffectDeclaration& declaration : effectTable()) {
+    const double value = scenario.effects.*declaration.field;
+    const bool sourced = std::find(scenario.sourcedEffects.begin(), scenario.sourcedEffects.end(), &declaration) !=
+                         scenario.sourcedEffects.end();
+    if (value <= 0 && !sourced) continue;
+    line += (line.empty() ? "" : ", ") + std::string(declaration.key) + " " + shortNumber(value) + (sourced ? " (sourced)" : "");
+  }
+  if (!scenario.effects.gpuTimeFactorsFile.empty())
+    line += (line.empty() ? "" : ", ") + std::string("GPU time factors from ") + scenario.effects.gpuTimeFactorsFile;
+  if (line.empty()) return "none (the ideal iteration: compute and communication alone)";
+  return line + "; seed " + std::to_string(scenario.effects.seed);
+}
 
 // Which entry of the scenario --trace-algorithm names (the first of that name; the first entry by default),
 // and which GPU count --trace-gpus gives (the largest of the sweep by default).
@@ -57,36 +75,51 @@ void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResult
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   out << "scenario  " << scenario.name << ": " << scenario.model.name() << " on " << scenario.gpu << ", batch "
       << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets of "
-      << formatBytes(static_cast<double>(scenario.bucketBytes))
-      << (scenario.overlapBackward ? ", overlapping backward" : ", after backward") << "\n";
+      << formatBytes(static_cast<double>(scenario.fusion.bucketBytes))
+      << (scenario.overlapBackward ? ", overlapping backward" : ", after backward") << ", fusion "
+      << fusionPolicyName(scenario.fusion.policy) << "\n";
+  out << "effects   " << effectsLine(scenario) << "\n";
   out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n";
   out << "baseline  efficiency against "
       << (scenario.baselineGpus == 1 ? std::string("one GPU alone")
                                      : "each algorithm's iteration at " + std::to_string(scenario.baselineGpus) + " GPUs")
       << "\n\n";
-  out << "exposed   communication past the compute: of it, latency is what zeroing every link's latency\n"
-         "          removes, bandwidth the rest\n\n";
+  out << "exposed   the iteration past the compute (communication, and stragglers where effects are on): of\n"
+         "          it, latency is what zeroing every link's latency removes, bandwidth the rest\n";
+  const bool ranged = !results.points.empty() && results.points.front().efficiencyRange;
+  if (ranged)
+    out << "range     efficiency with every sourced effect at the pessimistic and at the optimistic end of its range\n";
+  out << "\n";
   char line[320];
-  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s %12s %12s\n", "gpus", "algorithm", "iteration",
-                "images/s", "efficiency", "exposed comm", "latency", "bandwidth");
+  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s %12s %12s%s\n", "gpus", "algorithm", "iteration",
+                "images/s", "efficiency", "exposed comm", "latency", "bandwidth", ranged ? "          range" : "");
   out << line;
   for (const ScalingPoint& point : results.points) {
-    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s %12s %12s\n", point.gpus, point.label.c_str(),
+    char range[48] = "";
+    if (point.efficiencyRange)
+      std::snprintf(range, sizeof range, "  %5.1f%% - %5.1f%%", 100 * point.efficiencyRange->first, 100 * point.efficiencyRange->second);
+    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s %12s %12s%s\n", point.gpus, point.label.c_str(),
                   formatSeconds(point.iterationSeconds).c_str(), point.imagesPerSecond(), 100 * point.efficiency(),
                   formatSeconds(point.exposedCommunicationSeconds()).c_str(),
                   formatSeconds(point.exposedLatencySeconds.value_or(0)).c_str(),
-                  formatSeconds(point.exposedBandwidthSeconds()).c_str());
+                  formatSeconds(point.exposedBandwidthSeconds()).c_str(), range);
     out << line;
   }
 }
 
 void writeCsv(std::ostream& out, const ScalingResults& results) {
-  out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,exposed_bandwidth_s\n"
+  out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,exposed_bandwidth_s,"
+         "efficiency_low,efficiency_high\n"
       << std::setprecision(9);
-  for (const ScalingPoint& point : results.points)
+  for (const ScalingPoint& point : results.points) {
     out << point.gpus << ",\"" << point.label << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
         << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << ","
-        << point.exposedLatencySeconds.value_or(0) << "," << point.exposedBandwidthSeconds() << "\n";
+        << point.exposedLatencySeconds.value_or(0) << "," << point.exposedBandwidthSeconds() << ",";
+    // Empty without --range.
+    if (point.efficiencyRange) out << point.efficiencyRange->first << "," << point.efficiencyRange->second;
+    else out << ",";
+    out << "\n";
+  }
 }
 
 int run(const Arguments& args) {
@@ -104,7 +137,7 @@ int run(const Arguments& args) {
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
-  }, args.computeScale);
+  }, args.computeScale, args.range);
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -153,6 +186,9 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
   app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
       ->check(finiteIn(1e-6, 1000))
       ->capture_default_str();
+  app.add_flag("--range", args->range,
+               "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "
+               "the optimistic end of its documented range (ddlsim effects), and report the efficiency between them");
   app.callback([&app, args, &exitCode] {
     if (!app.get_subcommands().empty()) return;
     if (args->scenario.empty()) throw InvalidArgument("scenario", "give a scenario file or a subcommand (see --help)");

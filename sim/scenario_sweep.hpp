@@ -18,7 +18,10 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
 
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.
-ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1);
+// With `effectRange`, each point (and baseline) is simulated again at the pessimistic and the optimistic
+// end of every sourced effect (Scenario::effectsAt), and its efficiency range is reported.
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1,
+                                bool effectRange = false);
 
 // The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline.
 IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale = 1);

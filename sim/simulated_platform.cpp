@@ -110,6 +110,13 @@ void SimulatedPlatform::connectReductions(Rank rank) {
   reductionSinks_[rank] = {sink, traffic->bytesPerReducedByte};
 }
 
+sg4::Host* SimulatedPlatform::computeHost(Rank rank) {
+  auto [it, added] = computeHosts_.try_emplace(rank, nullptr);
+  // No links: nothing is sent to or from it, it only executes.
+  if (added) it->second = zone_->create_host(description_.hostName(rank) + "-compute", kHostSpeed);
+  return it->second;
+}
+
 sg4::Host* SimulatedPlatform::reductionSink(Rank rank) const {
   auto it = reductionSinks_.find(rank);
   return it == reductionSinks_.end() ? nullptr : it->second.host;

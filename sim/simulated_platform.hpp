@@ -37,6 +37,9 @@ class SimulatedPlatform {
   // The FIFO of messages from `from` to `to` on `channel`.
   simgrid::s4u::Mailbox* mailbox(Rank from, Rank to, Channel channel) const;
   double reduceSecondsPerByte(Rank rank) const { return description_.reduceSecondsPerByte(rank); }
+  // The rank's SMs as a host of one core, where its training compute runs and where whatever contends with
+  // it (sim/iteration_simulation.cpp) shares that core by priority. Created on first use; only before run().
+  simgrid::s4u::Host* computeHost(Rank rank);
 
   // Where the description charges a rank's reductions as memory traffic (ranks sharing one GPU), the
   // host they flow to and the bytes per byte reduced; null where they are computation on the rank's host.
@@ -64,6 +67,7 @@ class SimulatedPlatform {
     double bytesPerByte;
   };
   std::map<Rank, Sink> reductionSinks_;
+  std::map<Rank, simgrid::s4u::Host*> computeHosts_;
 };
 
 }  // namespace ddl

@@ -41,6 +41,7 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
       entry["exposed_latency_s"] = *point.exposedLatencySeconds;
       entry["exposed_bandwidth_s"] = point.exposedBandwidthSeconds();
     }
+    if (point.efficiencyRange) entry["efficiency_range"] = {point.efficiencyRange->first, point.efficiencyRange->second};
     points.push_back(std::move(entry));
   }
   nlohmann::json document = {{"source", results.source}, {"run", runDescriptionToJson(results.run)},
@@ -69,7 +70,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     const auto& entry = points[i];
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
                         "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
-                        "exposed_latency_s", "exposed_bandwidth_s", "collectives"});
+                        "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -99,6 +100,20 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
         p.at("exposed_latency_s").fail("with exposed_bandwidth_s, " + std::to_string(latency + bandwidth) +
                                        " s, not iteration_s - compute_s = " + std::to_string(exposed) + " s");
       point.exposedLatencySeconds = std::min(latency, exposed);
+    }
+    if (p.has(entry, "efficiency_range")) {
+      // [pessimistic, optimistic], around the point's own efficiency.
+      const JsonReader at = p.at("efficiency_range");
+      const auto& ends = at.array(entry["efficiency_range"]);
+      if (ends.size() != 2) at.fail("expected [low, high]");
+      const double low = at.at(0).number(ends[0], 0, 1e6);
+      const double high = at.at(1).number(ends[1], 0, 1e6);
+      const double efficiency = point.efficiency();
+      const double slack = 1e-12 * std::max(1.0, efficiency);
+      if (low > efficiency + slack || high < efficiency - slack)
+        at.fail("[" + std::to_string(low) + ", " + std::to_string(high) + "] does not hold the point's efficiency, " +
+                std::to_string(efficiency));
+      point.efficiencyRange = {low, high};
     }
     if (p.has(entry, "collectives")) {
       const JsonReader cs = p.at("collectives");

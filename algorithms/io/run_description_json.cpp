@@ -1,10 +1,12 @@
 #include "algorithms/io/run_description_json.hpp"
 
+#include <cstdint>
 #include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "algorithms/collectives/option_table.hpp"
+#include "algorithms/training/iteration_effects.hpp"
 #include "common/limits.hpp"
 
 namespace ddl {
@@ -14,12 +16,25 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
   if (run.computeScale) json["compute_scale"] = *run.computeScale;
   if (run.precision) json["precision"] = *run.precision;
   if (run.computePrecision) json["compute_precision"] = *run.computePrecision;
+  if (run.fusion) json["fusion"] = *run.fusion;
+  if (!run.effects.empty()) {
+    for (const auto& [key, value] : run.effects) {
+      // The seed is an integer, which the reader, refusing 1.0 where an integer belongs, reads back.
+      if (key == "seed") {
+        json["effects"][key] = static_cast<std::uint64_t>(value);
+      } else {
+        json["effects"][key] = value;
+      }
+    }
+    if (!run.gpuTimeFactors.empty()) json["effects"]["gpu_time_factors"] = run.gpuTimeFactors;
+  }
   return json;
 }
 
 RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::json& json) {
   reader.object(json);
-  reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision", "compute_precision"});
+  reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision", "compute_precision",
+                          "fusion", "effects"});
   RunDescription run;
   run.tool = reader.stringAt(json, "tool");
   run.version = reader.stringAt(json, "version");
@@ -28,6 +43,20 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "compute_scale")) run.computeScale = reader.numberAt(json, "compute_scale", 1e-6, 1000);
   if (reader.has(json, "precision")) run.precision = reader.stringAt(json, "precision");
   if (reader.has(json, "compute_precision")) run.computePrecision = reader.stringAt(json, "compute_precision");
+  if (reader.has(json, "fusion")) run.fusion = reader.stringAt(json, "fusion");
+  if (reader.has(json, "effects")) {
+    const JsonReader at = reader.at("effects");
+    const auto& effects = at.object(json["effects"]);
+    std::vector<std::string_view> keys{"seed", "gpu_time_factors"};
+    for (const EffectDeclaration& declaration : effectTable()) keys.push_back(declaration.key);
+    at.allowOnly(effects, keys);
+    if (at.has(effects, "seed")) run.effects["seed"] = static_cast<double>(at.integerAt(effects, "seed", 0, 1LL << 53));
+    for (const EffectDeclaration& declaration : effectTable()) {
+      const std::string key(declaration.key);
+      if (at.has(effects, key)) run.effects[key] = at.numberAt(effects, key, 0, declaration.maximum);
+    }
+    if (at.has(effects, "gpu_time_factors")) run.gpuTimeFactors = at.stringAt(effects, "gpu_time_factors");
+  }
   return run;
 }
 

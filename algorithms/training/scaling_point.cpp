@@ -5,7 +5,12 @@
 namespace ddl {
 
 RunDescription describeRun(const std::string& tool, const std::string& transport) {
-  return {tool, std::string(ddlscaleVersion()), std::string(ddlscaleCommit()), transport, std::nullopt, std::nullopt, std::nullopt};
+  RunDescription run;
+  run.tool = tool;
+  run.version = ddlscaleVersion();
+  run.commit = ddlscaleCommit();
+  run.transport = transport;
+  return run;
 }
 
 }  // namespace ddl

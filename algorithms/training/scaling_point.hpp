@@ -4,8 +4,10 @@
 // its batch, and efficiency is the baseline's iteration time over the N-GPU one: by default the baseline
 // is one GPU alone (its compute, no communication); a scenario may set another (Goyal et al.: 8 GPUs).
 
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/collectives/algorithm_options.hpp"
@@ -29,6 +31,11 @@ struct RunDescription {
   std::optional<double> computeScale;    // scaling studies: what the model's compute times were multiplied by
   std::optional<std::string> precision;         // scaling studies: the gradients' element type ("fp32", "bf16")
   std::optional<std::string> computePrecision;  // scaling studies: the compute profile's ("fp32", "amp", "bf16")
+  std::optional<std::string> fusion;            // scaling studies: the fusion policy ("size", "ddp", "horovod", "per-layer")
+  // ddlsim: the effects that were on (algorithms/training/iteration_effects.hpp), by their scenario keys,
+  // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from. Empty: none.
+  std::map<std::string, double> effects;
+  std::string gpuTimeFactors;
 };
 
 // The RunDescription of this build of `tool`.
@@ -51,6 +58,8 @@ struct ScalingPoint {
   // the same point simulated with every latency zeroed exposes only the bandwidth part. Unset for
   // measured points, whose time cannot be split so.
   std::optional<double> exposedLatencySeconds;
+  // ddlsim --range: the efficiency at the pessimistic and the optimistic end of every sourced effect.
+  std::optional<std::pair<double, double>> efficiencyRange;
   std::vector<CollectiveMeasurement> collectives;
 
   double imagesPerSecond() const { return gpus * batchPerGpu / iterationSeconds; }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -98,8 +99,15 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       }
     }
     context.compute.start(phases);
+    double bucketFullAt = 0;  // since start, as the emulated compute's phases end
     for (std::size_t b = 0; b < buckets; ++b) {
       context.compute.waitForPhase(b);  // the backward pass has produced this bucket's gradients
+      bucketFullAt += phases[b];
+      // With Horovod's cycles the allreduce starts at the tick after the bucket was full (at once if the
+      // last allreduce ran past it), as the simulator starts it; one rank waits for none.
+      const double tick = ranks > 1 ? plan.nextTick(bucketFullAt) : 0;
+      if (tick > since(start))
+        std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(tick)));
       freezeIfAsked("compute", rank);
       const double bucketStart = since(start);
       freezeIfAsked("allreduce", rank);
@@ -164,6 +172,7 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.run.computeScale = options.computeScale;
   results.run.precision = plan.workload().gradientPrecision;
   results.run.computePrecision = plan.workload().computePrecision;
+  results.run.fusion = fusionPolicyName(plan.fusion().policy);
   const JobHosts hosts = jobHosts(context.world);
   // A job measures one GPU count: its efficiency is against its own compute alone, whatever the scenario's
   // baseline (each point says so: baseline_gpus 1). ddlcompare compares iteration times, which the

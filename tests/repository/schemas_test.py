@@ -579,6 +579,7 @@ WRITTEN_WHERE_THEY_APPLY = {
     "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
     "compute_precision": "scaling points",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
+    "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
     "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
     "chunk_bytes": "double-binary-tree, or an inner one",

@@ -39,6 +39,8 @@ class IterationTimelines(unittest.TestCase):
         with open(os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json")) as file:
             scenario = json.load(file)
         scenario.update(gpus=[1, 8], algorithms=[{"name": "ddl", "dims": "topology"}, {"name": "ring"}])
+        # The shipped effects, one iteration a point: the trace is that iteration, the same draws.
+        scenario["effects"]["iterations"] = 1
         scenario["topology"] = os.path.join(SOURCE, "topologies", "minsky-p100-ib-edr.json")
         scenario["model"] = os.path.join(SOURCE, "models", "resnet50.json")
         cls.scenario = os.path.join(cls.directory.name, "scenario.json")

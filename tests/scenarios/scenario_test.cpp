@@ -1,6 +1,7 @@
 // Scenario files: shapes that follow the GPU count, and errors that name the file and field before any
 // simulation starts.
 
+#include <algorithm>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -96,6 +97,86 @@ TEST_F(ScenarioErrors, NameTheField) {
               j["algorithms"][0]["dims"] = {{"1", "1"}, {"4", "4"}, {"512", "4x16x8"}};
             }),
             "$.algorithms[0].dims.512");
+}
+
+TEST_F(ScenarioErrors, NameTheFieldOfAnEffectOrAFusionPolicy) {
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"compute_jitter", "sourced"}, {"overlap_slowdown", 0.1}}; }), "(no error)");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"compute_jitter", -0.1}}; }), "$.effects.compute_jitter");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"compute_jitter", "measured"}}; }), "$.effects.compute_jitter");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"overlap_slowdown", 5}}; }), "$.effects.overlap_slowdown");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"jitter", 0.1}}; }), "$.effects.jitter");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"seed", -1}}; }), "$.effects.seed");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"iterations", 0}}; }), "$.effects.iterations");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"gpu_time_factors", "v100-resnet50-longhorn"}}; }), "(no error)");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"gpu_time_factors", "p100-fleet"}}; }), "$.effects.gpu_time_factors");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j["effects"] = {{"gpu_time_factors", "v100-resnet50-longhorn"}, {"gpu_speed_spread", 0.01}};
+            }),
+            "$.effects.gpu_time_factors");
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = 0.1; }), "$.effects");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j.erase("bucket_bytes");
+              j["fusion"] = {{"policy", "ddp"}, {"first_bucket_bytes", 1 << 20}};
+            }),
+            "(no error)");
+  EXPECT_EQ(faultyField([](auto& j) { j["fusion"] = {{"policy", "ddp"}}; }), "$.fusion") << "beside $.bucket_bytes";
+  EXPECT_EQ(faultyField([](auto& j) {
+              j.erase("bucket_bytes");
+              j["fusion"] = {{"policy", "caffe"}};
+            }),
+            "$.fusion.policy");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j.erase("bucket_bytes");
+              j["fusion"] = {{"policy", "per-layer"}, {"bucket_bytes", 1}};
+            }),
+            "$.fusion.bucket_bytes");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j.erase("bucket_bytes");
+              j["fusion"] = {{"policy", "horovod"}, {"cycle_time_s", 0}};
+            }),
+            "$.fusion.cycle_time_s");
+  EXPECT_EQ(faultyField([](auto& j) {
+              j.erase("bucket_bytes");
+              j["fusion"] = {{"policy", "size"}, {"first_bucket_bytes", 1}};
+            }),
+            "$.fusion.first_bucket_bytes");
+}
+
+TEST(Scenario, SourcedEffectsTakeTheirCentralValueAndSpanTheirRange) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
+  json["effects"] = {{"compute_jitter", "sourced"}, {"iteration_overhead_s", "sourced"}, {"overlap_slowdown", 0.3}, {"seed", 7}};
+  const Scenario scenario = scenarioFromJson(json, scenarioFile("powerai-ddl-resnet50"));
+  const EffectDeclaration& jitter = *findEffectDeclaration("compute_jitter");
+  const EffectDeclaration& overhead = *findEffectDeclaration("iteration_overhead_s");
+  EXPECT_EQ(scenario.effects.computeJitter, jitter.central);
+  EXPECT_EQ(scenario.effects.seed, 7u);
+  // The pessimistic end: the most jitter, and the least overhead (which the baseline pays too); a value
+  // the file gives stays.
+  const IterationEffects pessimistic = scenario.effectsAt(true);
+  EXPECT_EQ(pessimistic.computeJitter, jitter.high);
+  EXPECT_EQ(pessimistic.iterationOverheadSeconds, overhead.low);
+  EXPECT_EQ(pessimistic.overlapSlowdown, 0.3);
+  const IterationEffects optimistic = scenario.effectsAt(false);
+  EXPECT_EQ(optimistic.computeJitter, jitter.low);
+  EXPECT_EQ(optimistic.iterationOverheadSeconds, overhead.high);
+  // Every declared effect has a range around its central value and a source.
+  for (const EffectDeclaration& effect : effectTable()) {
+    EXPECT_LE(effect.low, effect.central) << effect.key;
+    EXPECT_LE(effect.central, effect.high) << effect.key;
+    EXPECT_LE(effect.high, effect.maximum) << effect.key;
+    EXPECT_FALSE(effect.source.empty()) << effect.key;
+    EXPECT_FALSE(effect.confidence.empty()) << effect.key;
+  }
+}
+
+TEST(Scenario, TheShippedFleetsTimeFactorsLoadAroundTheirMedian) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
+  json["effects"] = {{"gpu_time_factors", "v100-resnet50-longhorn"}};
+  const Scenario scenario = scenarioFromJson(json, scenarioFile("powerai-ddl-resnet50"));
+  std::vector<double> factors = scenario.effects.gpuTimeFactors;
+  ASSERT_EQ(factors.size(), 336u);
+  std::sort(factors.begin(), factors.end());
+  EXPECT_NEAR(factors[factors.size() / 2], 1, 1e-3);
 }
 
 }  // namespace

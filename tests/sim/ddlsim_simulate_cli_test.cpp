@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/training/iteration_effects.hpp"
 #include "tests/sim/ddlsim_runner.hpp"
 
 namespace ddl::testing {
@@ -9,11 +10,12 @@ namespace {
 
 class DdlsimSimulate : public DdlsimRun {
  protected:
-  // A copy of the PowerAI DDL scenario cut to a few GPU counts, with `edit` applied.
+  // A copy of the PowerAI DDL scenario cut to a few GPU counts, its effects off, with `edit` applied.
   fs::path scenario(const std::function<void(nlohmann::json&)>& edit = {}) {
     nlohmann::json json = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
     json["gpus"] = {1, 8, 16};
     json["algorithms"] = {{{"name", "ddl"}, {"dims", "topology"}}, {{"name", "ring"}}};
+    json.erase("effects");
     if (edit) edit(json);
     const fs::path path = dir_ / "scenario.json";
     std::ofstream(path) << json.dump(1);
@@ -48,6 +50,46 @@ TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
   EXPECT_EQ(point["ranks_per_host"], 4);
 }
 
+TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsAndTheRangeHoldsEachPoint) {
+  auto withSeed = [&](int seed) {
+    return scenario([&](auto& j) {
+             j["gpus"] = {1, 8};
+             j["effects"] = {{"compute_jitter", "sourced"}, {"overlap_slowdown", "sourced"}, {"seed", seed}};
+           }).string() +
+           " --json --range";
+  };
+  const Result first = ddlsim(withSeed(1));
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_EQ(ddlsim(withSeed(1)).out, first.out);
+  EXPECT_NE(ddlsim(withSeed(2)).out, first.out);
+  const nlohmann::json json = nlohmann::json::parse(first.out);
+  EXPECT_EQ(json["run"]["effects"]["seed"], 1);
+  EXPECT_EQ(json["run"]["effects"]["compute_jitter"], 0.002);
+  EXPECT_EQ(json["run"]["fusion"], "size");
+  for (const auto& point : json["points"]) {
+    ASSERT_TRUE(point.contains("efficiency_range"));
+    EXPECT_LE(point["efficiency_range"][0].get<double>(), point["efficiency"].get<double>());
+    EXPECT_GE(point["efficiency_range"][1].get<double>(), point["efficiency"].get<double>());
+  }
+  // Without --range, no range; and the table says which effects were on.
+  EXPECT_FALSE(nlohmann::json::parse(ddlsim(scenario().string() + " --json").out)["points"][0].contains("efficiency_range"));
+  const Result table = ddlsim(withSeed(1).substr(0, withSeed(1).find(" --json")));
+  EXPECT_NE(table.out.find("effects   compute_jitter 0.002 (sourced)"), std::string::npos) << table.out;
+}
+
+TEST_F(DdlsimSimulate, ListsTheEffectsWithTheirSources) {
+  const Result text = ddlsim("effects");
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("overlap_slowdown"), std::string::npos);
+  const nlohmann::json json = nlohmann::json::parse(ddlsim("effects --json").out);
+  ASSERT_EQ(json["effects"].size(), effectTable().size());
+  for (const auto& effect : json["effects"]) {
+    EXPECT_LE(effect["low"].get<double>(), effect["central"].get<double>()) << effect["key"];
+    EXPECT_LE(effect["central"].get<double>(), effect["high"].get<double>()) << effect["key"];
+    EXPECT_FALSE(effect["source"].get<std::string>().empty()) << effect["key"];
+  }
+}
+
 TEST_F(DdlsimSimulate, APointTwoEntriesShareIsSimulatedOnce) {
   // The topology's grid and a grid by hand are both "ddl 1" at 1 GPU and differ at 8 and 16.
   const Result result = ddlsim(scenario([](auto& j) {
@@ -72,7 +114,7 @@ TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_TRUE(result.out.empty());
   EXPECT_EQ(slurp(csv).rfind("gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,"
-                                   "exposed_bandwidth_s\n", 0), 0u);
+                                   "exposed_bandwidth_s,efficiency_low,efficiency_high\n", 0), 0u);
 }
 
 TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {

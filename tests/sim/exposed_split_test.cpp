@@ -16,7 +16,7 @@ Scenario oneBucketAfterBackward(int gpus, const std::string& algorithm) {
   scenario.topology = loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/flat-h200-edr.json");
   scenario.gpu = "H200";
   scenario.gpuCounts = {gpus};
-  scenario.bucketBytes = std::int64_t{1} << 40;
+  scenario.fusion.bucketBytes = std::int64_t{1} << 40;
   scenario.overlapBackward = false;
   scenario.algorithms.resize(1);
   scenario.algorithms.front() = {algorithm, {}, "$.algorithms[0]"};
@@ -46,7 +46,7 @@ TEST(ExposedSplit, BothPartsAreNeverNegativeAndAddUpToTheExposedTime) {
   for (const char* algorithm : {"ring", "halving-doubling", "binomial-tree", "double-binary-tree"}) {
     Scenario scenario = oneBucketAfterBackward(8, algorithm);
     scenario.overlapBackward = true;
-    scenario.bucketBytes = 25 << 20;
+    scenario.fusion.bucketBytes = 25 << 20;
     for (const ScalingPoint& point : simulateScenario(scenario).points) {
       ASSERT_TRUE(point.exposedLatencySeconds) << algorithm;
       EXPECT_GE(*point.exposedLatencySeconds, 0) << algorithm;

@@ -1,8 +1,15 @@
 // The shipped scenarios against what IBM and Facebook published (docs/reference/README.md): DDL at 95%
-// on 256 GPUs, Goyal et al.'s recursive halving-doubling at about 90%. The model overlaps each bucket's
-// allreduce with the rest of backward, as DESIGN.md defines the iteration; it leaves out stragglers and
-// the slowdown communication inflicts on compute, so it is optimistic. Allreducing only after backward is
-// the opposite bound. The published figures must lie between the two, and the orderings must hold.
+// on 256 GPUs, Goyal et al.'s recursive halving-doubling at about 90%.
+//
+// The ideal model (every effect off) overlaps each bucket's allreduce with the rest of backward, as
+// DESIGN.md defines the iteration, and leaves out stragglers, interference and overheads, so it is
+// optimistic; allreducing only after backward is the opposite bound. The published figures must lie
+// between the two, the orderings must hold, and the ideal numbers are those of 2026-11-30
+// (scenarios/README.md) within 0.1 point.
+//
+// The shipped scenarios turn on every effect at its sourced value: their central estimates fall below the
+// ideal ones, and the range their sources span (ddlsim --range) holds the central estimate and, for DDL and
+// Goyal et al., the published figure.
 
 #include <cmath>
 #include <map>
@@ -14,15 +21,30 @@
 namespace ddl {
 namespace {
 
-Scenario shipped(const std::string& name) {
+Scenario shippedWithEffects(const std::string& name) {
   return loadScenario(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/" + name + ".json");
 }
 
-// Efficiency by algorithm name (first word) and GPU count.
-std::map<std::pair<std::string, int>, double> efficiencies(const Scenario& scenario) {
-  std::map<std::pair<std::string, int>, double> byPoint;
-  for (const ScalingPoint& point : simulateScenario(scenario).points)
-    byPoint[{point.label.substr(0, point.label.find(' ')), point.gpus}] = point.efficiency();
+// The scenario with every effect off: the ideal iteration.
+Scenario shipped(const std::string& name) {
+  Scenario scenario = shippedWithEffects(name);
+  scenario.effects = {};
+  scenario.sourcedEffects.clear();
+  return scenario;
+}
+
+using Key = std::pair<std::string, int>;  // algorithm name (first word of the label), GPU count
+
+std::map<Key, ScalingPoint> points(const Scenario& scenario, bool range = false) {
+  std::map<Key, ScalingPoint> byPoint;
+  for (const ScalingPoint& point : simulateScenario(scenario, {}, 1, range).points)
+    byPoint[{point.label.substr(0, point.label.find(' ')), point.gpus}] = point;
+  return byPoint;
+}
+
+std::map<Key, double> efficiencies(const Scenario& scenario) {
+  std::map<Key, double> byPoint;
+  for (const auto& [key, point] : points(scenario)) byPoint[key] = point.efficiency();
   return byPoint;
 }
 
@@ -42,6 +64,54 @@ void expectFullAtTheBaselineAndNonIncreasing(const Scenario& scenario) {
 TEST(PublishedResults, EfficiencyIsFullAtTheBaselineAndNeverRisesWithMoreGpus) {
   for (const char* name : {"powerai-ddl-resnet50", "goyal-bigbasin-resnet50", "powerai-ddl-resnet101-22k"})
     expectFullAtTheBaselineAndNonIncreasing(shipped(name));
+  // With the sourced effects too, where stragglers add to the loss as GPUs are added.
+  Scenario ddl = shippedWithEffects("powerai-ddl-resnet50");
+  ddl.algorithms.resize(1);
+  expectFullAtTheBaselineAndNonIncreasing(ddl);
+}
+
+TEST(PublishedResults, WithEveryEffectOffTheShippedScenariosPredictThe2026_11_30Numbers) {
+  const std::map<std::string, std::map<Key, double>> table = {
+      {"powerai-ddl-resnet50", {{{"ddl", 256}, 0.986}, {{"ring", 256}, 0.954}, {{"halving-doubling", 256}, 0.985},
+                                {{"hierarchical", 256}, 0.965}}},
+      {"goyal-bigbasin-resnet50", {{{"hierarchical", 256}, 0.965}, {{"halving-doubling", 256}, 0.965}, {{"ring", 256}, 0.917}}},
+      {"powerai-ddl-resnet101-22k", {{{"ddl", 256}, 0.997}}},
+  };
+  for (const auto& [name, expected] : table) {
+    Scenario scenario = shipped(name);
+    scenario.gpuCounts = {256};
+    const auto predicted = efficiencies(scenario);
+    for (const auto& [key, efficiency] : expected)
+      EXPECT_NEAR(predicted.at(key), efficiency, 0.001 + 0.0005) << name << " " << key.first;  // 0.1 point, and the table's rounding
+  }
+}
+
+TEST(PublishedResults, SourcedEffectsLowerThePredictionAndTheirRangeHoldsItAndThePublishedFigure) {
+  // Each publication's own algorithm at 256 GPUs, against the baseline the publication used.
+  const std::vector<std::pair<const char*, const char*>> systems = {
+      {"powerai-ddl-resnet50", "ddl"}, {"goyal-bigbasin-resnet50", "hierarchical"}, {"powerai-ddl-resnet101-22k", "ddl"}};
+  for (const auto& [name, algorithm] : systems) {
+    Scenario scenario = shippedWithEffects(name);
+    ASSERT_FALSE(scenario.sourcedEffects.empty()) << name;
+    scenario.gpuCounts = {256};
+    std::erase_if(scenario.algorithms, [&](const ScenarioAlgorithm& entry) { return entry.name != algorithm; });
+    Scenario ideal = shipped(name);
+    ideal.gpuCounts = scenario.gpuCounts;
+    ideal.algorithms = scenario.algorithms;
+    const ScalingPoint point = points(scenario, true).at({algorithm, 256});
+    ASSERT_TRUE(point.efficiencyRange) << name;
+    const auto [low, high] = *point.efficiencyRange;
+    EXPECT_LT(point.efficiency(), efficiencies(ideal).at({algorithm, 256})) << name;
+    EXPECT_LE(low, point.efficiency()) << name;
+    EXPECT_GE(high, point.efficiency()) << name;
+    EXPECT_LT(low, point.efficiency() - 0.01) << name << ": the range spans something";
+    // IBM's 95% for DDL and Goyal et al.'s 90% lie inside; the 86% derived for ResNet-101-22K does not
+    // (scenarios/README.md), and is left out here.
+    if (std::string(name) == "powerai-ddl-resnet101-22k") continue;
+    const double published = scenario.published.front().efficiency;
+    EXPECT_LE(low, published) << name;
+    EXPECT_GE(high, published) << name;
+  }
 }
 
 TEST(PublishedResults, PowerAiDdlAt256GpusIsBracketedAndBeatsTheFlatRing) {

@@ -45,7 +45,7 @@ TEST(ScenarioPrecision, TwoByteGradientsHalveEveryBucketsBytes) {
   // bucket holds one whole tensor; with one bucket of everything, the bytes are exactly halved.
   Scenario fp32 = h200Scenario("fp32", "fp32");
   Scenario bf16 = h200Scenario("fp32", "bf16");
-  fp32.bucketBytes = bf16.bucketBytes = std::int64_t{1} << 40;
+  fp32.fusion.bucketBytes = bf16.fusion.bucketBytes = std::int64_t{1} << 40;
   const ScalingPoint wide = simulateScenario(fp32).points.front();
   const ScalingPoint narrow = simulateScenario(bf16).points.front();
   ASSERT_EQ(wide.collectives.size(), 1u);

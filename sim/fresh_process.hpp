@@ -1,0 +1,20 @@
+#pragma once
+// Runs a computation in a child process forked for it, and returns what it computed.
+//
+// SimGrid's clock is process-wide and runs on from one engine to the next, so the same simulation started
+// at a later clock rounds its times differently, and where ranks are out of step (jitter) a rounding can
+// change which of two nearly simultaneous events comes first: results then depend on what the process
+// simulated before (measured: 5e-5 of a bucket's allreduce time). Each scenario point runs in a fresh
+// process, so a point is the same whatever ran before it, in whatever split of a sweep.
+//
+// The child's InvalidArgument and SimulationError are thrown again in the parent, with their messages;
+// any other failure of the child (another exception, a signal) is a SimulationError.
+
+#include <functional>
+#include <vector>
+
+namespace ddl {
+
+std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& compute);
+
+}  // namespace ddl

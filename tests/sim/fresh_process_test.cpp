@@ -1,0 +1,62 @@
+// A computation run in a forked process returns its values exactly, and its failures come back as the
+// parent's exceptions: bad input as InvalidArgument with its field, anything else as SimulationError.
+
+#include <csignal>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "common/invalid_argument.hpp"
+#include "sim/fresh_process.hpp"
+#include "sim/simulation_error.hpp"
+
+namespace ddl {
+namespace {
+
+TEST(FreshProcess, ReturnsTheChildsValuesBitForBit) {
+  const std::vector<double> values{0.1, 1e-300, -0.0, 166.36103912345678};
+  EXPECT_EQ(inFreshProcess([&] { return values; }), values);
+  EXPECT_TRUE(inFreshProcess([] { return std::vector<double>{}; }).empty());
+}
+
+TEST(FreshProcess, RunsInAnotherProcessLeavingThisOneAsItWas) {
+  int counter = 0;
+  inFreshProcess([&] {
+    counter = 1;
+    return std::vector<double>{};
+  });
+  EXPECT_EQ(counter, 0);
+}
+
+TEST(FreshProcess, ThrowsTheChildsFailuresAgain) {
+  try {
+    inFreshProcess([]() -> std::vector<double> { throw InvalidArgument("s.json: $.gpus[2]", "too many"); });
+    ADD_FAILURE() << "no exception";
+  } catch (const InvalidArgument& error) {
+    EXPECT_EQ(error.field(), "s.json: $.gpus[2]");
+    EXPECT_EQ(error.message(), "too many");
+  }
+  EXPECT_THROW(inFreshProcess([]() -> std::vector<double> { throw SimulationError("ranks 3 and 5 wait forever"); }),
+               SimulationError);
+  try {
+    inFreshProcess([]() -> std::vector<double> { throw std::runtime_error("out of ideas"); });
+    ADD_FAILURE() << "no exception";
+  } catch (const SimulationError& error) {
+    EXPECT_STREQ(error.what(), "out of ideas");
+  }
+}
+
+TEST(FreshProcess, AChildThatDiesIsASimulationError) {
+  try {
+    inFreshProcess([]() -> std::vector<double> {
+      std::raise(SIGKILL);
+      return {};
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const SimulationError& error) {
+    EXPECT_NE(std::string(error.what()).find("signal 9"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace ddl
