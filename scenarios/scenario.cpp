@@ -102,7 +102,7 @@ void readFusion(const JsonReader& root, const nlohmann::json& json, Scenario& sc
   if (reader.has(fusion, "bucket_bytes")) chosen.bucketBytes = reader.integerAt(fusion, "bucket_bytes", 1, kMaxBucketBytes);
 }
 
-// An empirical distribution of GPU time factors: {"time_factors": [...], ...} (models/gpu-speed-spread-*.json).
+// An empirical distribution of GPU time factors: {"time_factors": [...], ...} (models/gpu-speed/*.json).
 std::vector<double> readTimeFactors(const std::string& path) {
   const nlohmann::json json = readJsonFile(path);
   const JsonReader root(path);
@@ -113,6 +113,9 @@ std::vector<double> readTimeFactors(const std::string& path) {
   if (list.empty()) reader.fail("give at least one factor");
   std::vector<double> factors;
   for (std::size_t i = 0; i < list.size(); ++i) factors.push_back(reader.at(i).number(list[i], 0.01, 100));
+  if (root.has(json, "name")) root.stringAt(json, "name");
+  if (root.has(json, "gpus") && root.integerAt(json, "gpus", 1, 1LL << 30) != static_cast<std::int64_t>(factors.size()))
+    root.at("gpus").fail("the file has " + std::to_string(factors.size()) + " time factors");
   return factors;
 }
 

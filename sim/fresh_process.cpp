@@ -1,5 +1,6 @@
 #include "sim/fresh_process.hpp"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +73,9 @@ bool readString(const std::string& data, std::size_t& at, std::string& text) {
   } catch (const std::exception& error) {
     const auto tag = Outcome::Simulation;
     sent = writeAll(fd, &tag, 1) && writeString(fd, error.what());
+  } catch (...) {
+    const auto tag = Outcome::Simulation;
+    sent = writeAll(fd, &tag, 1) && writeString(fd, "the simulation failed with an exception that is not a std::exception");
   }
   std::fflush(nullptr);
   // _exit: the parent's atexit handlers and static destructors (SimGrid's among them) are the parent's.
@@ -95,11 +99,22 @@ std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& c
     child(fds[1], compute);
   }
   ::close(fds[1]);
-  const std::string data = readAll(fds[0]);
+  std::string data;
+  try {
+    data = readAll(fds[0]);
+  } catch (...) {
+    // Not even the result fits in memory: the child is reaped all the same.
+    ::close(fds[0]);
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    throw;
+  }
   ::close(fds[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited = 0;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  if (waited < 0) throw SimulationError(std::string("cannot wait for the simulation's process: ") + std::strerror(errno));
   if (WIFSIGNALED(status))
     throw SimulationError("the simulation's process ended on signal " + std::to_string(WTERMSIG(status)) + " (" +
                           strsignal(WTERMSIG(status)) + ")");
@@ -115,7 +130,7 @@ std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& c
         at += sizeof count;
         if ((data.size() - at) == count * sizeof(double)) {
           std::vector<double> values(count);
-          std::memcpy(values.data(), data.data() + at, count * sizeof(double));
+          if (count > 0) std::memcpy(values.data(), data.data() + at, count * sizeof(double));
           return values;
         }
       }

@@ -91,8 +91,9 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
       outcomes.run(rank, [&] {
         const double gpuFactor = effects.gpuTimeFactor(gpus, rank);
         for (int iteration = 0; iteration < iterations; ++iteration) {
-          iterationStart[r] = SimulatedPlatform::now();
           if (effects.iterationOverheadSeconds > 0) sg4::this_actor::sleep_for(effects.iterationOverheadSeconds);
+          // Where forward starts: the plan's times, and Horovod's ticks, count from here.
+          iterationStart[r] = SimulatedPlatform::now();
           const double factor = gpuFactor * effects.computeFactor(gpus, iteration, rank);
           auto compute = [&](double seconds) {
             if (seconds > 0) startExecution(computeHosts[r], seconds * factor * SimulatedPlatform::kHostSpeed)->wait();
@@ -124,8 +125,10 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
             // With Horovod's cycles, a bucket full before the last allreduce ended starts at once, as its
             // background loop starts the next cycle at once when the last overran.
             // One GPU calls no allreduce and waits for no tick.
-            const double tick = gpus > 1 ? iterationStart[r] + plan.nextTick(bucketFullAt[r][b] - iterationStart[r]) : 0;
-            if (tick > SimulatedPlatform::now()) sg4::this_actor::sleep_until(tick);
+            if (plan.cycleSeconds() > 0 && gpus > 1) {
+              const double tick = iterationStart[r] + plan.nextTick(bucketFullAt[r][b] - iterationStart[r]);
+              if (tick > SimulatedPlatform::now()) sg4::this_actor::sleep_until(tick);
+            }
             if (allreduceOverhead > 0) sg4::this_actor::sleep_for(allreduceOverhead);
             const double from = SimulatedPlatform::now();
             const std::size_t at = static_cast<std::size_t>(iteration) * bucketCount + b;
@@ -133,7 +136,12 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
             sg4::ExecPtr contention;
             if (effects.overlapSlowdown > 0)
               contention = startExecution(computeHosts[r], kContentionSeconds * SimulatedPlatform::kHostSpeed, effects.overlapSlowdown);
-            runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
+            try {
+              runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
+            } catch (...) {
+              if (contention) contention->cancel();  // not left to run on once the failure is reported
+              throw;
+            }
             if (contention) contention->cancel();
             bucketEnd[at] = std::max(bucketEnd[at], SimulatedPlatform::now());
             record(iteration, rank, "allreduce",

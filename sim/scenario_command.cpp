@@ -37,6 +37,18 @@ struct Arguments {
   bool range = false;
 };
 
+// How the buckets were formed: "ddp: the first at 1.0 MiB, then 26.2 MB".
+std::string fusionLine(const GradientFusion& fusion) {
+  const std::string cap = formatBytes(static_cast<double>(fusion.bucketBytes));
+  switch (fusion.policy) {
+    case FusionPolicy::Size: return "each closing at " + cap;
+    case FusionPolicy::Ddp: return "ddp: the first at " + formatBytes(static_cast<double>(fusion.firstBucketBytes)) + ", then " + cap;
+    case FusionPolicy::Horovod: return "horovod: what each " + formatSeconds(fusion.cycleSeconds) + " cycle holds, up to " + cap;
+    case FusionPolicy::PerLayer: return "per-layer: one per layer";
+  }
+  return fusionPolicyName(fusion.policy);
+}
+
 // "compute_jitter 0.002 (sourced), overlap_slowdown 0.189 (sourced); seed 1": what the table's points include.
 std::string effectsLine(const Scenario& scenario) {
   std::string line;
@@ -74,10 +86,9 @@ std::pair<std::size_t, int> tracedPoint(const Scenario& scenario, const Argument
 void writeTable(std::ostream& out, const Scenario& scenario, const ScalingResults& results, double computeScale) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   out << "scenario  " << scenario.name << ": " << scenario.model.name() << " on " << scenario.gpu << ", batch "
-      << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets of "
-      << formatBytes(static_cast<double>(scenario.fusion.bucketBytes))
-      << (scenario.overlapBackward ? ", overlapping backward" : ", after backward") << ", fusion "
-      << fusionPolicyName(scenario.fusion.policy) << "\n";
+      << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets ("
+      << fusionLine(scenario.fusion) << ")" << (scenario.overlapBackward ? ", overlapping backward" : ", after backward")
+      << "\n";
   out << "effects   " << effectsLine(scenario) << "\n";
   out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n";
   out << "baseline  efficiency against "

@@ -51,7 +51,7 @@ ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, 
   const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
   const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
-  // Each simulation in a process of its own, starting at SimGrid's clock 0 (sim/fresh_process.hpp).
+  // Each simulation in a process of its own (sim/fresh_process.hpp), so that what ran before changes nothing.
   const std::vector<double> simulated = inFreshProcess([&] {
     const IterationSimulation iteration = simulateIteration(plan, algorithm, options, cluster, effects);
     std::vector<double> values{iteration.iterationSeconds};
@@ -86,10 +86,15 @@ ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, 
 }
 
 // The effects that are on, as results record them.
-void describeEffects(const IterationEffects& effects, RunDescription& run) {
-  if (!effects.any()) return;
-  for (const EffectDeclaration& declaration : effectTable())
-    if (effects.*declaration.field > 0) run.effects[std::string(declaration.key)] = effects.*declaration.field;
+void describeEffects(const Scenario& scenario, RunDescription& run) {
+  const IterationEffects& effects = scenario.effects;
+  if (!effects.any() && scenario.sourcedEffects.empty()) return;
+  for (const EffectDeclaration& declaration : effectTable()) {
+    const bool sourced = std::find(scenario.sourcedEffects.begin(), scenario.sourcedEffects.end(), &declaration) !=
+                         scenario.sourcedEffects.end();
+    // A sourced effect whose central value is 0 is recorded too: a range spans it.
+    if (effects.*declaration.field > 0 || sourced) run.effects[std::string(declaration.key)] = effects.*declaration.field;
+  }
   run.effects["seed"] = static_cast<double>(effects.seed);
   if (!effects.gpuTimeFactorsFile.empty()) run.gpuTimeFactors = std::filesystem::path(effects.gpuTimeFactorsFile).filename().string();
 }
@@ -108,6 +113,8 @@ double simulatePointSeconds(const Scenario& scenario, const IterationPlan& plan,
 }  // namespace
 
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange) {
+  if (effectRange && scenario.sourcedEffects.empty())
+    throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   results.run = describeRun("ddlsim", "simulated");
@@ -115,7 +122,7 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   results.run.precision = plan.workload().gradientPrecision;
   results.run.computePrecision = plan.workload().computePrecision;
   results.run.fusion = fusionPolicyName(scenario.fusion.policy);
-  describeEffects(scenario.effects, results.run);
+  describeEffects(scenario, results.run);
   const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   const int baselineGpus = scenario.baselineGpus;
   // The two ends of the range: pessimistic, then optimistic.
@@ -154,9 +161,7 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
           efficiency[end] = baselineAtEnds[end] / (gpus == baselineGpus && baselineGpus > 1
                                                        ? baselineAtEnds[end]
                                                        : simulatePointSeconds(scenario, plan, choice, gpus, ends[end]));
-        // Drawn jitter can put the central value a Monte Carlo error outside the two ends; the range holds it.
-        point.efficiencyRange = {std::min({efficiency[0], efficiency[1], point.efficiency()}),
-                                 std::max({efficiency[0], efficiency[1], point.efficiency()})};
+        point.efficiencyRange = {efficiency[0], efficiency[1]};
       }
       results.points.push_back(point);
       if (progress) progress(results.points.size() - 1, total, point);

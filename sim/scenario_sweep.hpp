@@ -19,11 +19,14 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.
 // With `effectRange`, each point (and baseline) is simulated again at the pessimistic and the optimistic
-// end of every sourced effect (Scenario::effectsAt), and its efficiency range is reported.
+// end of every sourced effect (Scenario::effectsAt), and its efficiency range is reported; InvalidArgument
+// naming --range if the scenario gives no effect as sourced.
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1,
                                 bool effectRange = false);
 
-// The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline.
+// The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline
+// (its first iteration). It runs in this process: in ddlsim, whose sweep runs every simulation in a child,
+// the first engine the process runs, so from the clock each point's simulation starts at, with its draws.
 IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale = 1);
 
 }  // namespace ddl

@@ -7,6 +7,7 @@
 
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/training/iteration_effects.hpp"
+#include "algorithms/training/iteration_plan.hpp"
 #include "common/limits.hpp"
 
 namespace ddl {
@@ -43,7 +44,13 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "compute_scale")) run.computeScale = reader.numberAt(json, "compute_scale", 1e-6, 1000);
   if (reader.has(json, "precision")) run.precision = reader.stringAt(json, "precision");
   if (reader.has(json, "compute_precision")) run.computePrecision = reader.stringAt(json, "compute_precision");
-  if (reader.has(json, "fusion")) run.fusion = reader.stringAt(json, "fusion");
+  if (reader.has(json, "fusion")) {
+    run.fusion = reader.stringAt(json, "fusion");
+    bool known = false;
+    for (FusionPolicy policy : {FusionPolicy::Size, FusionPolicy::Ddp, FusionPolicy::Horovod, FusionPolicy::PerLayer})
+      known = known || *run.fusion == fusionPolicyName(policy);
+    if (!known) reader.at("fusion").fail("'" + *run.fusion + "' is not size, ddp, horovod or per-layer");
+  }
   if (reader.has(json, "effects")) {
     const JsonReader at = reader.at("effects");
     const auto& effects = at.object(json["effects"]);

@@ -2,7 +2,8 @@
 // What an iteration loses beyond its compute and its communication: stragglers, interference and
 // overheads. Each effect is a named parameter with a unit, off (zero) unless a scenario asks for it, and a
 // declaration (effectTable) of the value the project's sources give it, with a low-high range, the source
-// and the confidence. The simulator applies them (sim/iteration_simulation.hpp); ddlrun measures them.
+// and the confidence. The simulator applies them (sim/iteration_simulation.hpp); ddlrun train runs what it
+// runs and ignores them (measuring them, and fitting them, is the next step of issue 13).
 //
 // Draws are counter-based: a rank's draw depends only on the seed, the GPU count, the iteration and the
 // rank, never on the order points are simulated in, so the same seed gives the same output whatever the
@@ -20,8 +21,8 @@ struct IterationEffects {
   // Coefficient of variation (σ/μ) of a rank's compute in one iteration: each rank's forward, backward and
   // optimizer are multiplied by a lognormal factor of mean 1, drawn anew each iteration.
   double computeJitter = 0;
-  // σ of each GPU's static time factor (normal, mean 1, never under kSlowestSpeedUp of its mean): GPU r keeps
-  // its factor at every GPU count, as one fleet's GPU does.
+  // σ of each GPU's static time factor (normal, mean 1, never under 1/kSlowestSpeedUp): GPU r keeps its
+  // factor at every GPU count, as one fleet's GPU does.
   double gpuSpeedSpread = 0;
   // Or an empirical distribution of that factor (a GPU's time over the fleet median), drawn from with
   // replacement; it replaces gpuSpeedSpread. gpuTimeFactorsFile names it in results.

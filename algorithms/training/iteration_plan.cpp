@@ -66,7 +66,8 @@ IterationPlan::IterationPlan(TrainingWorkload workload, const GradientFusion& fu
 
 double IterationPlan::nextTick(double seconds) const {
   const double cycle = cycleSeconds();
-  return cycle > 0 ? std::ceil(seconds / cycle) * cycle : seconds;
+  // A time a rounding past a tick (0.020000000000000004 for 0.02) is at that tick, not a cycle later.
+  return cycle > 0 ? std::ceil(seconds / cycle - 1e-9) * cycle : seconds;
 }
 
 std::vector<double> IterationPlan::bucketReadySeconds() const {

@@ -58,7 +58,8 @@ struct ScalingPoint {
   // the same point simulated with every latency zeroed exposes only the bandwidth part. Unset for
   // measured points, whose time cannot be split so.
   std::optional<double> exposedLatencySeconds;
-  // ddlsim --range: the efficiency at the pessimistic and the optimistic end of every sourced effect.
+  // ddlsim --range: the efficiency with every sourced effect at its pessimistic end, and at its optimistic
+  // end; each a simulation of its own, not clamped to hold `efficiency`.
   std::optional<std::pair<double, double>> efficiencyRange;
   std::vector<CollectiveMeasurement> collectives;
 

@@ -105,7 +105,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       bucketFullAt += phases[b];
       // With Horovod's cycles the allreduce starts at the tick after the bucket was full (at once if the
       // last allreduce ran past it), as the simulator starts it; one rank waits for none.
-      const double tick = ranks > 1 ? plan.nextTick(bucketFullAt) : 0;
+      const double tick = ranks > 1 && plan.cycleSeconds() > 0 ? plan.nextTick(bucketFullAt) : 0;
       if (tick > since(start))
         std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(tick)));
       freezeIfAsked("compute", rank);

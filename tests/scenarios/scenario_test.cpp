@@ -169,6 +169,26 @@ TEST(Scenario, SourcedEffectsTakeTheirCentralValueAndSpanTheirRange) {
   }
 }
 
+TEST_F(ScenarioErrors, NameTheFieldOfABadTimeFactorFile) {
+  auto factorsFile = [](const std::string& text) {
+    const std::string path = testing::TempDir() + "/factors.json";
+    std::ofstream(path) << text;
+    return path;
+  };
+  auto withFactors = [&](const std::string& text) {
+    const std::string path = factorsFile(text);
+    return faultyField([&](auto& j) { j["effects"] = {{"gpu_time_factors", path}}; });
+  };
+  const std::string in = testing::TempDir() + "/factors.json: ";
+  EXPECT_EQ(withFactors(R"({"time_factors": [1, 1.1]})"), "(no error)");
+  EXPECT_EQ(withFactors(R"({"time_factors": []})"), in + "$.time_factors");
+  EXPECT_EQ(withFactors(R"({"time_factors": [1, 0]})"), in + "$.time_factors[1]");
+  EXPECT_EQ(withFactors(R"({"time_factors": [1, "fast"]})"), in + "$.time_factors[1]");
+  EXPECT_EQ(withFactors(R"({"gpus": 3, "time_factors": [1, 1.1]})"), in + "$.gpus");
+  EXPECT_EQ(withFactors(R"({"time_factor": [1]})"), in + "$.time_factor");
+  EXPECT_EQ(withFactors("[1, 2]"), in + "$");
+}
+
 TEST(Scenario, TheShippedFleetsTimeFactorsLoadAroundTheirMedian) {
   nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
   json["effects"] = {{"gpu_time_factors", "v100-resnet50-longhorn"}};

@@ -71,6 +71,11 @@ TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsAndTheRangeHoldsEachP
     EXPECT_LE(point["efficiency_range"][0].get<double>(), point["efficiency"].get<double>());
     EXPECT_GE(point["efficiency_range"][1].get<double>(), point["efficiency"].get<double>());
   }
+  // --range needs something to span.
+  const Result nothing = ddlsim(scenario().string() + " --range");
+  EXPECT_EQ(nothing.exitCode, 2);
+  EXPECT_NE(nothing.err.find("--range"), std::string::npos) << nothing.err;
+  EXPECT_TRUE(nothing.out.empty());
   // Without --range, no range; and the table says which effects were on.
   EXPECT_FALSE(nlohmann::json::parse(ddlsim(scenario().string() + " --json").out)["points"][0].contains("efficiency_range"));
   const Result table = ddlsim(withSeed(1).substr(0, withSeed(1).find(" --json")));

@@ -1,6 +1,8 @@
 // A computation run in a forked process returns its values exactly, and its failures come back as the
 // parent's exceptions: bad input as InvalidArgument with its field, anything else as SimulationError.
 
+#include <unistd.h>
+
 #include <csignal>
 #include <stdexcept>
 
@@ -44,6 +46,17 @@ TEST(FreshProcess, ThrowsTheChildsFailuresAgain) {
   } catch (const SimulationError& error) {
     EXPECT_STREQ(error.what(), "out of ideas");
   }
+}
+
+TEST(FreshProcess, ReturnsMoreThanAPipeHoldsAtOnce) {
+  std::vector<double> many(100'000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = 1.0 / static_cast<double>(i + 1);
+  EXPECT_EQ(inFreshProcess([&] { return many; }), many);
+}
+
+TEST(FreshProcess, AChildThatExitsWithoutAResultIsASimulationError) {
+  EXPECT_THROW(inFreshProcess([]() -> std::vector<double> { ::_exit(0); }), SimulationError);
+  EXPECT_THROW(inFreshProcess([]() -> std::vector<double> { ::_exit(3); }), SimulationError);
 }
 
 TEST(FreshProcess, AChildThatDiesIsASimulationError) {

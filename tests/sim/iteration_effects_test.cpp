@@ -212,6 +212,10 @@ TEST(IterationEffects, HorovodStartsEachAllreduceAtTheCycleTickAfterItsBucketIsF
   const double expected = 0.032 + 0.001;
   EXPECT_NEAR(timeIteration(plan, std::vector<double>(5, 0)).iterationSeconds, expected, 1e-12);
   EXPECT_NEAR(simulateIteration(plan, ring(), {}, instantLinks(4)).iterationSeconds, expected, 1e-9);
+  // Ticks count from the start of forward: an overhead before it moves them with it.
+  IterationEffects overhead;
+  overhead.iterationOverheadSeconds = 0.0013;
+  EXPECT_NEAR(simulateIteration(plan, ring(), {}, instantLinks(4), overhead).iterationSeconds, 0.0013 + expected, 1e-9);
   // One GPU allreduces nothing and waits for no tick.
   EXPECT_NEAR(simulateIteration(plan, ring(), {}, instantLinks(1)).iterationSeconds, plan.workload().computeSeconds(), 1e-12);
 }
