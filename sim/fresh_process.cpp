@@ -1,9 +1,11 @@
 #include "sim/fresh_process.hpp"
 
 #include <signal.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -29,18 +31,6 @@ bool writeAll(int fd, const void* data, std::size_t size) {
     size -= static_cast<std::size_t>(written);
   }
   return true;
-}
-
-std::string readAll(int fd) {
-  std::string data;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    data.append(buffer, static_cast<std::size_t>(got));
-  }
-  return data;
 }
 
 bool writeString(int fd, const std::string& text) {
@@ -84,7 +74,16 @@ bool readString(const std::string& data, std::size_t& at, std::string& text) {
 
 }  // namespace
 
-std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& compute) {
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  int fd = -1;
+  std::size_t task = 0;
+  std::string data;
+};
+
+Child startChild(const std::function<std::vector<double>()>& compute, std::size_t task) {
   int fds[2];
   if (::pipe(fds) != 0) throw SimulationError(std::string("cannot create a pipe for a simulation: ") + std::strerror(errno));
   std::fflush(nullptr);  // nothing buffered is written twice
@@ -99,22 +98,20 @@ std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& c
     child(fds[1], compute);
   }
   ::close(fds[1]);
-  std::string data;
-  try {
-    data = readAll(fds[0]);
-  } catch (...) {
-    // Not even the result fits in memory: the child is reaped all the same.
-    ::close(fds[0]);
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    throw;
-  }
-  ::close(fds[0]);
+  return {pid, fds[0], task, {}};
+}
+
+int reap(pid_t pid) {
   int status = 0;
   pid_t waited = 0;
   while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
   if (waited < 0) throw SimulationError(std::string("cannot wait for the simulation's process: ") + std::strerror(errno));
+  return status;
+}
+
+// What the child sent, as values, or its failure thrown again.
+std::vector<double> decode(const std::string& data, int status) {
   if (WIFSIGNALED(status))
     throw SimulationError("the simulation's process ended on signal " + std::to_string(WTERMSIG(status)) + " (" +
                           strsignal(WTERMSIG(status)) + ")");
@@ -148,6 +145,66 @@ std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& c
     }
   }
   throw SimulationError("the simulation's process sent a result that cannot be read");
+}
+
+// Ends every child still running, as a failure of another leaves their work unwanted.
+void stopAll(std::vector<Child>& running) {
+  for (Child& child : running) {
+    ::kill(child.pid, SIGKILL);
+    ::close(child.fd);
+    ::waitpid(child.pid, nullptr, 0);
+  }
+  running.clear();
+}
+
+}  // namespace
+
+std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& compute) {
+  std::vector<std::vector<double>> results = inFreshProcesses({compute}, 1);
+  return std::move(results.front());
+}
+
+std::vector<std::vector<double>> inFreshProcesses(
+    const std::vector<std::function<std::vector<double>()>>& tasks, int jobs,
+    const std::function<void(std::size_t, const std::vector<double>&)>& done) {
+  std::vector<std::vector<double>> results(tasks.size());
+  std::vector<Child> running;
+  std::size_t next = 0;
+  try {
+    while (next < tasks.size() || !running.empty()) {
+      while (next < tasks.size() && static_cast<int>(running.size()) < std::max(jobs, 1)) {
+        running.push_back(startChild(tasks[next], next));
+        ++next;
+      }
+      std::vector<pollfd> polled;
+      for (const Child& child : running) polled.push_back({child.fd, POLLIN, 0});
+      if (::poll(polled.data(), polled.size(), -1) < 0) {
+        if (errno == EINTR) continue;
+        throw SimulationError(std::string("cannot wait for the simulations' processes: ") + std::strerror(errno));
+      }
+      for (std::size_t i = polled.size(); i-- > 0;) {
+        if (polled[i].revents == 0) continue;
+        Child& child = running[i];
+        char buffer[1 << 16];
+        const ssize_t got = ::read(child.fd, buffer, sizeof buffer);
+        if (got < 0 && errno == EINTR) continue;
+        if (got > 0) {
+          child.data.append(buffer, static_cast<std::size_t>(got));
+          continue;
+        }
+        // End of file (or an error reading): the child has said all it will.
+        ::close(child.fd);
+        const Child finished = std::move(child);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+        results[finished.task] = decode(finished.data, reap(finished.pid));
+        if (done) done(finished.task, results[finished.task]);
+      }
+    }
+  } catch (...) {
+    stopAll(running);
+    throw;
+  }
+  return results;
 }
 
 }  // namespace ddl

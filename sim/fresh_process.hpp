@@ -10,11 +10,19 @@
 // The child's InvalidArgument and SimulationError are thrown again in the parent, with their messages;
 // any other failure of the child (another exception, a signal) is a SimulationError.
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
 namespace ddl {
 
 std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& compute);
+
+// Every task in a fresh process, at most `jobs` at a time, the results in the tasks' order; `done`, if
+// given, is called with each task's index and result as it finishes. On a failure the others are stopped,
+// and the failure (of the first task to fail) thrown as inFreshProcess throws it.
+std::vector<std::vector<double>> inFreshProcesses(
+    const std::vector<std::function<std::vector<double>()>>& tasks, int jobs,
+    const std::function<void(std::size_t, const std::vector<double>&)>& done = {});
 
 }  // namespace ddl

@@ -55,11 +55,10 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   const auto largest = std::max_element(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) {
     return a.elements.count < b.elements.count;
   });
-  std::vector<sg4::Host*> computeHosts;
-  for (Rank rank = 0; rank < gpus; ++rank) {
+  for (Rank rank = 0; rank < gpus; ++rank)
     connectProgramPeers(schedules[static_cast<std::size_t>(largest - buckets.begin())].program(rank), simulated);
-    computeHosts.push_back(simulated.computeHost(rank));
-  }
+  std::vector<sg4::Host*> computeHosts;  // after every route: see SimulatedPlatform::computeHost
+  for (Rank rank = 0; rank < gpus; ++rank) computeHosts.push_back(simulated.computeHost(rank));
 
   // Phase b of the compute ends when bucket b may start its allreduce; the last ends with backward.
   const std::vector<double> phases = plan.computePhases();

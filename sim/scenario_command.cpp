@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,9 @@
 namespace ddl {
 namespace {
 
+// The cores of this machine: one simulation a core.
+int defaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
 struct Arguments {
   std::string scenario;
   bool json = false;
@@ -35,6 +39,7 @@ struct Arguments {
   std::string traceAlgorithm;
   double computeScale = 1;
   bool range = false;
+  int jobs = defaultJobs();
 };
 
 // How the buckets were formed: "ddp: the first at 1.0 MiB, then 26.2 MB".
@@ -148,7 +153,7 @@ int run(const Arguments& args) {
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
-  }, args.computeScale, args.range);
+  }, args.computeScale, args.range, args.jobs);
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -196,6 +201,11 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
                  "The point --trace writes: the first algorithm of this name in the scenario (default: the first)");
   app.add_option("--compute-scale", args->computeScale, "Multiply the model's compute times by this (as ddlrun train)")
       ->check(finiteIn(1e-6, 1000))
+      ->capture_default_str();
+  app.add_option("--jobs,-j", args->jobs,
+                 "Run this many simulations at once, each in a process of its own (default: this machine's cores); the "
+                 "output is the same bytes whatever it is")
+      ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   app.add_flag("--range", args->range,
                "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "

@@ -46,27 +46,54 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
 
 namespace {
 
-ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus,
-                           const IterationEffects& effects) {
-  const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+using Task = std::function<std::vector<double>()>;
+
+// One point's simulations among a sweep's tasks: the iteration (its time, then each bucket's allreduce),
+// the iteration with no latency anywhere, and with a range each end's iteration time.
+struct PointTasks {
+  const ScenarioAlgorithm* choice = nullptr;
+  int gpus = 0;
+  std::size_t first = 0;  // its first task
+  std::size_t count = 0;
+};
+
+PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, const IterationPlan& plan,
+                         const ScenarioAlgorithm& choice, int gpus, const std::vector<IterationEffects>& effects) {
+  PointTasks point{&choice, gpus, tasks.size(), 0};
   const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-  const Cluster cluster(scenario.topology, gpus, scenario.placement);
-  // Each simulation in a process of its own (sim/fresh_process.hpp), so that what ran before changes nothing.
-  const std::vector<double> simulated = inFreshProcess([&] {
-    const IterationSimulation iteration = simulateIteration(plan, algorithm, options, cluster, effects);
+  const AlgorithmDefinition* algorithm = &findAlgorithm(CollectiveKind::Allreduce, choice.name);
+  tasks.push_back([&scenario, &plan, algorithm, options, gpus, central = effects.front()] {
+    const IterationSimulation iteration =
+        simulateIteration(plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), central);
     std::vector<double> values{iteration.iterationSeconds};
     for (const CollectiveMeasurement& allreduce : iteration.allreduces) values.push_back(allreduce.seconds);
     return values;
   });
   // The bandwidth part of the exposed communication is what is left with no latency anywhere.
-  const double withoutLatency = inFreshProcess([&] {
-    return std::vector<double>{
-        simulateIteration(plan, algorithm, options, PlatformWithoutLatency(cluster), effects).iterationSeconds};
-  }).at(0);
+  tasks.push_back([&scenario, &plan, algorithm, options, gpus, central = effects.front()] {
+    const Cluster cluster(scenario.topology, gpus, scenario.placement);
+    return std::vector<double>{simulateIteration(plan, *algorithm, options, PlatformWithoutLatency(cluster), central).iterationSeconds};
+  });
+  for (std::size_t end = 1; end < effects.size(); ++end)
+    tasks.push_back([&scenario, &plan, algorithm, options, gpus, atEnd = effects[end]] {
+      return std::vector<double>{
+          simulateIteration(plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), atEnd).iterationSeconds};
+    });
+  point.count = tasks.size() - point.first;
+  return point;
+}
+
+ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, const PointTasks& tasks,
+                           const std::vector<std::vector<double>>& values) {
+  const ScenarioAlgorithm& choice = *tasks.choice;
+  const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+  const AlgorithmOptions options = scenario.optionsFor(choice, tasks.gpus);
+  const Cluster cluster(scenario.topology, tasks.gpus, scenario.placement);
+  const std::vector<double>& simulated = values.at(tasks.first);
   if (simulated.size() != plan.buckets().size() + 1) throw SimulationError("a point's simulation lost its buckets");
   ScalingPoint point;
   point.configuration = scenario.name;
-  point.gpus = gpus;
+  point.gpus = tasks.gpus;
   point.hosts = cluster.nodes();
   point.ranksPerHost = cluster.ranksOnBusiestNode();
   point.algorithmName = choice.name;
@@ -75,14 +102,20 @@ ScalingPoint simulatePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = simulated[0];
   // One GPU alone pays the per-iteration overhead too; jitter has mean 1, and the spread is about the median.
-  point.computeSeconds = plan.workload().computeSeconds() + effects.iterationOverheadSeconds;
+  point.computeSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
   for (std::size_t b = 0; b < plan.buckets().size(); ++b)
     point.collectives.push_back(allreduceMeasurement(
-        static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], gpus));
+        static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], tasks.gpus));
   // The rest is latency. Never more than the whole, whatever the contention does.
+  const double withoutLatency = values.at(tasks.first + 1).at(0);
   const double bandwidthPart = std::min(point.exposedCommunicationSeconds(), std::max(0.0, withoutLatency - point.computeSeconds));
   point.exposedLatencySeconds = point.exposedCommunicationSeconds() - bandwidthPart;
   return point;
+}
+
+// The iteration time at end `end` (0 pessimistic, 1 optimistic) of a ranged point.
+double endSeconds(const PointTasks& tasks, const std::vector<std::vector<double>>& values, int end) {
+  return values.at(tasks.first + 2 + static_cast<std::size_t>(end)).at(0);
 }
 
 // The effects that are on, as results record them.
@@ -99,20 +132,10 @@ void describeEffects(const Scenario& scenario, RunDescription& run) {
   if (!effects.gpuTimeFactorsFile.empty()) run.gpuTimeFactors = std::filesystem::path(effects.gpuTimeFactorsFile).filename().string();
 }
 
-// The iteration time alone, for the ends of an effect range.
-double simulatePointSeconds(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus,
-                            const IterationEffects& effects) {
-  const Cluster cluster(scenario.topology, gpus, scenario.placement);
-  const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-  return inFreshProcess([&] {
-    return std::vector<double>{
-        simulateIteration(plan, findAlgorithm(CollectiveKind::Allreduce, choice.name), options, cluster, effects).iterationSeconds};
-  }).at(0);
-}
-
 }  // namespace
 
-ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange) {
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange,
+                                int jobs) {
   if (effectRange && scenario.sourcedEffects.empty())
     throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
   ScalingResults results = emptyResults(scenario, "ddlsim");
@@ -123,49 +146,68 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   results.run.computePrecision = plan.workload().computePrecision;
   results.run.fusion = fusionPolicyName(scenario.fusion.policy);
   describeEffects(scenario, results.run);
-  const std::size_t total = scenario.algorithms.size() * scenario.gpuCounts.size();
   const int baselineGpus = scenario.baselineGpus;
-  // The two ends of the range: pessimistic, then optimistic.
-  const IterationEffects ends[] = {scenario.effectsAt(true), scenario.effectsAt(false)};
-  // The baseline iteration by label at baselineGpus: each configuration's is simulated once, first, so
-  // that every point knows its efficiency when it is reported, and also where $.gpus does not list it.
-  std::map<std::string, ScalingPoint> baselines;
-  std::map<std::string, std::array<double, 2>> baselineEnds;
+  // The central effects, then with a range its pessimistic and its optimistic end.
+  std::vector<IterationEffects> effects{scenario.effects};
+  if (effectRange) effects = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+
+  // Every simulation of the sweep, first listed, then run (in parallel, each in a fresh process), then
+  // gathered in the sweep's order. A baseline at baselineGpus is simulated once per configuration, also
+  // where $.gpus does not list it.
+  std::vector<Task> tasks;
+  std::map<std::string, PointTasks> baselines;  // by label
+  struct Listed {
+    PointTasks tasks;
+    std::string baseline;  // its configuration's baseline label; empty: one GPU alone
+  };
+  std::vector<Listed> listed;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
-    std::optional<double> baselineSeconds;  // one GPU alone: the point's own compute
-    // One GPU alone at each end of the range: its compute and that end's per-iteration overhead.
-    std::array<double, 2> baselineAtEnds{};
-    for (int end = 0; end < 2; ++end) baselineAtEnds[end] = plan.workload().computeSeconds() + ends[end].iterationOverheadSeconds;
+    std::string baseline;
     if (baselineGpus > 1) {
-      const std::string label = scenario.labelFor(choice, baselineGpus);
-      auto it = baselines.find(label);
-      if (it == baselines.end()) {
-        it = baselines.emplace(label, simulatePoint(scenario, plan, choice, baselineGpus, scenario.effects)).first;
-        if (effectRange)
-          for (int end = 0; end < 2; ++end)
-            baselineEnds[label][end] = simulatePointSeconds(scenario, plan, choice, baselineGpus, ends[end]);
-      }
-      baselineSeconds = it->second.iterationSeconds;
-      if (effectRange) baselineAtEnds = baselineEnds.at(label);
+      baseline = scenario.labelFor(choice, baselineGpus);
+      if (!baselines.count(baseline)) baselines.emplace(baseline, addPointTasks(tasks, scenario, plan, choice, baselineGpus, effects));
     }
     for (int gpus : scenario.gpuCounts) {
       if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
-      ScalingPoint point = gpus == baselineGpus && baselineGpus > 1 ? baselines.at(scenario.labelFor(choice, gpus))
-                                                                    : simulatePoint(scenario, plan, choice, gpus, scenario.effects);
-      point.baselineGpus = baselineGpus;
-      point.baselineSeconds = baselineSeconds;
-      if (effectRange) {
-        double efficiency[2];
-        for (int end = 0; end < 2; ++end)
-          efficiency[end] = baselineAtEnds[end] / (gpus == baselineGpus && baselineGpus > 1
-                                                       ? baselineAtEnds[end]
-                                                       : simulatePointSeconds(scenario, plan, choice, gpus, ends[end]));
-        point.efficiencyRange = {efficiency[0], efficiency[1]};
-      }
-      results.points.push_back(point);
-      if (progress) progress(results.points.size() - 1, total, point);
+      listed.push_back({gpus == baselineGpus && baselineGpus > 1 ? baselines.at(baseline)
+                                                                 : addPointTasks(tasks, scenario, plan, choice, gpus, effects),
+                        baseline});
     }
+  }
+
+  // Progress as each listed point's last simulation ends.
+  std::vector<std::vector<double>> values(tasks.size());
+  std::vector<std::size_t> left(tasks.size(), 0);  // per task: how many of its point's tasks are still running
+  std::size_t reported = 0;
+  const auto done = [&](std::size_t task, const std::vector<double>& result) {
+    values[task] = result;
+    if (!progress) return;
+    for (const Listed& point : listed)
+      if (task >= point.tasks.first && task < point.tasks.first + point.tasks.count) {
+        bool complete = true;
+        for (std::size_t t = point.tasks.first; t < point.tasks.first + point.tasks.count; ++t) complete = complete && !values[t].empty();
+        if (complete) progress(reported++, listed.size(), assemblePoint(scenario, plan, point.tasks, values));
+      }
+  };
+  inFreshProcesses(tasks, jobs, done);
+
+  for (const Listed& entry : listed) {
+    ScalingPoint point = assemblePoint(scenario, plan, entry.tasks, values);
+    point.baselineGpus = baselineGpus;
+    // One GPU alone at each end of the range: its compute and that end's per-iteration overhead.
+    double baselineAt[3];
+    for (std::size_t end = 0; end < effects.size(); ++end) baselineAt[end] = plan.workload().computeSeconds() + effects[end].iterationOverheadSeconds;
+    if (!entry.baseline.empty()) {
+      const PointTasks& baseline = baselines.at(entry.baseline);
+      baselineAt[0] = values.at(baseline.first).at(0);
+      point.baselineSeconds = baselineAt[0];
+      if (effectRange)
+        for (int end = 0; end < 2; ++end) baselineAt[1 + end] = endSeconds(baseline, values, end);
+    }
+    if (effectRange)
+      point.efficiencyRange = {baselineAt[1] / endSeconds(entry.tasks, values, 0), baselineAt[2] / endSeconds(entry.tasks, values, 1)};
+    results.points.push_back(point);
   }
   return results;
 }

@@ -9,7 +9,8 @@
 
 namespace ddl {
 
-// Called after each point with its index (from 0), the number of points, and the point.
+// Called as each point's simulations end, in the order they end, with a count from 0, the number of points,
+// and the point (its baseline not yet set).
 using SweepProgress = std::function<void(std::size_t, std::size_t, const ScalingPoint&)>;
 
 // Before any point is simulated: InvalidArgument naming the scenario's $.gpus[i] if one point would need
@@ -21,8 +22,10 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
 // With `effectRange`, each point (and baseline) is simulated again at the pessimistic and the optimistic
 // end of every sourced effect (Scenario::effectsAt), and its efficiency range is reported; InvalidArgument
 // naming --range if the scenario gives no effect as sourced.
+// The simulations run `jobs` at a time, each in a process of its own (sim/fresh_process.hpp): the results
+// are the same bytes whatever `jobs` is; progress comes in the order points finish.
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1,
-                                bool effectRange = false);
+                                bool effectRange = false, int jobs = 1);
 
 // The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline
 // (its first iteration). It runs in this process: in ddlsim, whose sweep runs every simulation in a child,

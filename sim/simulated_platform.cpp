@@ -112,8 +112,15 @@ void SimulatedPlatform::connectReductions(Rank rank) {
 
 sg4::Host* SimulatedPlatform::computeHost(Rank rank) {
   auto [it, added] = computeHosts_.try_emplace(rank, nullptr);
-  // No links: nothing is sent to or from it, it only executes.
-  if (added) it->second = zone_->create_host(description_.hostName(rank) + "-compute", kHostSpeed);
+  if (added) {
+    // In a zone of their own with no routing: nothing is sent to or from them, they only execute, and the
+    // cluster's full zone, whose routing table grows as the square of its netpoints, counts that zone once.
+    if (!computeZone_) {
+      computeZone_ = sg4::create_empty_zone("compute");
+      computeZone_->set_parent(zone_);
+    }
+    it->second = computeZone_->create_host(description_.hostName(rank) + "-compute", kHostSpeed);
+  }
   return it->second;
 }
 
@@ -132,6 +139,7 @@ sg4::Mailbox* SimulatedPlatform::mailbox(Rank from, Rank to, Channel channel) co
 }
 
 bool SimulatedPlatform::run() {
+  if (computeZone_) computeZone_->seal();
   zone_->seal();
   deadlockDetected = false;
   engine_->run();

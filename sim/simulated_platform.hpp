@@ -38,7 +38,9 @@ class SimulatedPlatform {
   simgrid::s4u::Mailbox* mailbox(Rank from, Rank to, Channel channel) const;
   double reduceSecondsPerByte(Rank rank) const { return description_.reduceSecondsPerByte(rank); }
   // The rank's SMs as a host of one core, where its training compute runs and where whatever contends with
-  // it (sim/iteration_simulation.cpp) shares that core by priority. Created on first use; only before run().
+  // it (sim/iteration_simulation.cpp) shares that core by priority. Created on first use, only before run()
+  // and after every connect(): SimGrid 3.32 refuses a route added to the cluster's zone once the compute
+  // hosts' zone is its child ("nullptr is obviously a deficient gateway", measured).
   simgrid::s4u::Host* computeHost(Rank rank);
 
   // Where the description charges a rank's reductions as memory traffic (ranks sharing one GPU), the
@@ -67,6 +69,7 @@ class SimulatedPlatform {
     double bytesPerByte;
   };
   std::map<Rank, Sink> reductionSinks_;
+  simgrid::s4u::NetZone* computeZone_ = nullptr;
   std::map<Rank, simgrid::s4u::Host*> computeHosts_;
 };
 

@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
+#include <functional>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -57,6 +59,37 @@ TEST(FreshProcess, ReturnsMoreThanAPipeHoldsAtOnce) {
 TEST(FreshProcess, AChildThatExitsWithoutAResultIsASimulationError) {
   EXPECT_THROW(inFreshProcess([]() -> std::vector<double> { ::_exit(0); }), SimulationError);
   EXPECT_THROW(inFreshProcess([]() -> std::vector<double> { ::_exit(3); }), SimulationError);
+}
+
+TEST(FreshProcesses, ReturnResultsInTheTasksOrderWhateverOrderTheyEndIn) {
+  std::vector<std::function<std::vector<double>()>> tasks;
+  for (int i = 0; i < 7; ++i)
+    tasks.push_back([i] {
+      ::usleep(static_cast<useconds_t>((7 - i) * 20000));  // the first ends last, 20 ms after the third
+      return std::vector<double>{static_cast<double>(i)};
+    });
+  std::vector<std::size_t> finished;
+  const auto results = inFreshProcesses(tasks, 3, [&](std::size_t task, const std::vector<double>& values) {
+    EXPECT_EQ(values, std::vector<double>{static_cast<double>(task)});
+    finished.push_back(task);
+  });
+  ASSERT_EQ(results.size(), 7u);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(results[static_cast<std::size_t>(i)], std::vector<double>{static_cast<double>(i)});
+  EXPECT_EQ(finished.size(), 7u);
+  EXPECT_NE(finished.front(), 0u) << "three ran at once, and the first of them ended last";
+}
+
+TEST(FreshProcesses, AFailureStopsTheOthersAndIsThrown) {
+  std::vector<std::function<std::vector<double>()>> tasks;
+  tasks.push_back([]() -> std::vector<double> { throw InvalidArgument("s.json: $.gpus", "bad"); });
+  for (int i = 0; i < 3; ++i)
+    tasks.push_back([] {
+      ::sleep(30);  // stopped long before this ends
+      return std::vector<double>{};
+    });
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(inFreshProcesses(tasks, 4), InvalidArgument);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(FreshProcess, AChildThatDiesIsASimulationError) {
