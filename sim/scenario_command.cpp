@@ -16,6 +16,7 @@
 #include "algorithms/io/trace_json.hpp"
 #include "common/limits.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
@@ -141,7 +142,11 @@ void writeCsv(std::ostream& out, const ScalingResults& results) {
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   const Scenario scenario = loadScenario(args.scenario);
-  requireScenarioMemory(scenario, args.computeScale);
+  const double bytesPerSimulation = requireScenarioMemory(scenario, args.computeScale);
+  const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
+  if (jobs < args.jobs)
+    std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,
+                 formatByteCount(args.jobs * bytesPerSimulation).c_str(), jobs);
   std::optional<ScalingPlotter> plotter;
   if (!args.plot.empty()) plotter = findScalingPlotter(args.plot);  // before any simulation
   if (args.trace.empty() && (args.traceGpus != 0 || !args.traceAlgorithm.empty()))
@@ -153,7 +158,7 @@ int run(const Arguments& args) {
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
-  }, args.computeScale, args.range, args.jobs);
+  }, args.computeScale, args.range, jobs);
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -203,8 +208,8 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
       ->check(finiteIn(1e-6, 1000))
       ->capture_default_str();
   app.add_option("--jobs,-j", args->jobs,
-                 "Run this many simulations at once, each in a process of its own (default: this machine's cores); the "
-                 "output is the same bytes whatever it is")
+                 "Run this many simulations at once, each in a process of its own (default: this machine's cores; fewer "
+                 "where this machine's memory would not hold them); the output is the same bytes whatever it is")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   app.add_flag("--range", args->range,

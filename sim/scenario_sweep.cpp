@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
 
 #include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
 
 #include "sim/fresh_process.hpp"
 #include "sim/iteration_simulation.hpp"
@@ -18,12 +20,13 @@
 
 namespace ddl {
 
-void requireScenarioMemory(const Scenario& scenario, double computeScale) {
+double requireScenarioMemory(const Scenario& scenario, double computeScale) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   // A point holds one bucket's programs at a time; the bucket with the most elements has the most steps.
   Elements largest = 0;
   for (const GradientBucket& bucket : plan.buckets()) largest = std::max(largest, bucket.elements.count);
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
+  double most = 0;
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
     const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
     for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -31,7 +34,9 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       try {
         const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes}, options);
-        requireSimulationMemory(schedule, netpointsOf(Cluster(scenario.topology, gpus, scenario.placement)),
+        const int netpoints = netpointsOf(Cluster(scenario.topology, gpus, scenario.placement));
+        most = std::max(most, estimatedSimulationBytes(schedule, netpoints));
+        requireSimulationMemory(schedule, netpoints,
                                 scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
                                                                                 : std::string(": $.baseline_gpus")),
                                 "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
@@ -42,6 +47,13 @@ void requireScenarioMemory(const Scenario& scenario, double computeScale) {
       }
     }
   }
+  return most;
+}
+
+int jobsThatFit(int jobs, double bytesPerSimulation) {
+  const double available = static_cast<double>(availableMemoryBytes());
+  const double fit = bytesPerSimulation > 0 ? std::floor(available / bytesPerSimulation) : jobs;
+  return static_cast<int>(std::clamp(fit, 1.0, static_cast<double>(std::max(jobs, 1))));
 }
 
 namespace {
@@ -178,7 +190,6 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
 
   // Progress as each listed point's last simulation ends.
   std::vector<std::vector<double>> values(tasks.size());
-  std::vector<std::size_t> left(tasks.size(), 0);  // per task: how many of its point's tasks are still running
   std::size_t reported = 0;
   const auto done = [&](std::size_t task, const std::vector<double>& result) {
     values[task] = result;

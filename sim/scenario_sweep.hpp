@@ -14,8 +14,13 @@ namespace ddl {
 using SweepProgress = std::function<void(std::size_t, std::size_t, const ScalingPoint&)>;
 
 // Before any point is simulated: InvalidArgument naming the scenario's $.gpus[i] if one point would need
-// more memory than this machine has free (simulation_memory.hpp).
-void requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
+// more memory than this machine has free (simulation_memory.hpp). Returns the most one simulation of the
+// sweep is estimated to need, bytes.
+double requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
+
+// `jobs`, or fewer (at least 1) where that many simulations of `bytesPerSimulation` each would not fit
+// the memory this machine has available at once.
+int jobsThatFit(int jobs, double bytesPerSimulation);
 
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.

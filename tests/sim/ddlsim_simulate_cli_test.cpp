@@ -1,5 +1,7 @@
 // `ddlsim SCENARIO`, `ddlsim collective` and `ddlsim platform` as a user meets them.
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "algorithms/training/iteration_effects.hpp"
@@ -50,7 +52,7 @@ TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
   EXPECT_EQ(point["ranks_per_host"], 4);
 }
 
-TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsAndTheRangeHoldsEachPoint) {
+TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsWhateverTheJobsAndARangeAroundEachPoint) {
   auto withSeed = [&](int seed) {
     return scenario([&](auto& j) {
              j["gpus"] = {1, 8};
@@ -78,6 +80,12 @@ TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsAndTheRangeHoldsEachP
   EXPECT_EQ(nothing.exitCode, 2);
   EXPECT_NE(nothing.err.find("--range"), std::string::npos) << nothing.err;
   EXPECT_TRUE(nothing.out.empty());
+  // On a machine where one simulation fits at a time, one runs at a time, and says so.
+  ::setenv("DDLSCALE_MEMORY_BYTES", "60000000", 1);  // room for one simulation of about 40 MB
+  const Result squeezed = ddlsim(withSeed(1) + " --jobs 3");
+  ::unsetenv("DDLSCALE_MEMORY_BYTES");
+  EXPECT_EQ(squeezed.out, first.out);
+  EXPECT_NE(squeezed.err.find("running 1 at a time"), std::string::npos) << squeezed.err;
   // Without --range, no range; and the table says which effects were on.
   EXPECT_FALSE(nlohmann::json::parse(ddlsim(scenario().string() + " --json").out)["points"][0].contains("efficiency_range"));
   const Result table = ddlsim(withSeed(1).substr(0, withSeed(1).find(" --json")));

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <csignal>
 #include <functional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include "common/invalid_argument.hpp"
 #include "sim/fresh_process.hpp"
+#include "sim/scenario_sweep.hpp"
 #include "sim/simulation_error.hpp"
 
 namespace ddl {
@@ -90,6 +92,15 @@ TEST(FreshProcesses, AFailureStopsTheOthersAndIsThrown) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_THROW(inFreshProcesses(tasks, 4), InvalidArgument);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+TEST(SweepJobs, RunAsManyAtOnceAsTheMemoryHolds) {
+  ::setenv("DDLSCALE_MEMORY_BYTES", "1000000000", 1);  // a machine of 1 GB
+  EXPECT_EQ(jobsThatFit(8, 3e8), 3);
+  EXPECT_EQ(jobsThatFit(8, 2e9), 1);  // one at a time, the most that can run at all
+  EXPECT_EQ(jobsThatFit(2, 1e6), 2);
+  EXPECT_EQ(jobsThatFit(4, 0), 4);
+  ::unsetenv("DDLSCALE_MEMORY_BYTES");
 }
 
 TEST(FreshProcess, AChildThatDiesIsASimulationError) {
