@@ -81,23 +81,28 @@ void readFusion(const JsonReader& root, const nlohmann::json& json, Scenario& sc
   if (root.has(json, "bucket_bytes")) reader.fail("give bucket_bytes inside $.fusion, not beside it");
   const auto& fusion = reader.object(json["fusion"]);
   const std::string policy = reader.stringAt(fusion, "policy");
+  const std::optional<FusionPolicy> named = fusionPolicyNamed(policy);
+  if (!named)
+    reader.at("policy").fail("'" + policy + "' is not one of " + listOfNames(kFusionPolicyNames) +
+                             didYouMean(policy, kFusionPolicyNames));
   GradientFusion& chosen = scenario.fusion;
-  if (policy == "size" || policy == "ddp") {
-    chosen.policy = policy == "ddp" ? FusionPolicy::Ddp : FusionPolicy::Size;
-    reader.allowOnly(fusion, policy == "ddp" ? std::vector<std::string_view>{"policy", "bucket_bytes", "first_bucket_bytes"}
-                                             : std::vector<std::string_view>{"policy", "bucket_bytes"});
-    if (reader.has(fusion, "first_bucket_bytes")) chosen.firstBucketBytes = reader.integerAt(fusion, "first_bucket_bytes", 1, kMaxBucketBytes);
-  } else if (policy == "horovod") {
-    chosen.policy = FusionPolicy::Horovod;
-    chosen.bucketBytes = kHorovodFusionThresholdBytes;
-    reader.allowOnly(fusion, {"policy", "bucket_bytes", "cycle_time_s"});
-    if (reader.has(fusion, "cycle_time_s")) chosen.cycleSeconds = reader.numberAt(fusion, "cycle_time_s", 1e-6, 10);
-  } else if (policy == "per-layer") {
-    chosen.policy = FusionPolicy::PerLayer;
-    reader.allowOnly(fusion, {"policy"});
-  } else {
-    constexpr std::string_view policies[] = {"size", "ddp", "horovod", "per-layer"};
-    reader.at("policy").fail("'" + policy + "' is not one of " + listOfNames(policies) + didYouMean(policy, policies));
+  chosen.policy = *named;
+  switch (chosen.policy) {
+    case FusionPolicy::Size:
+      reader.allowOnly(fusion, {"policy", "bucket_bytes"});
+      break;
+    case FusionPolicy::Ddp:
+      reader.allowOnly(fusion, {"policy", "bucket_bytes", "first_bucket_bytes"});
+      if (reader.has(fusion, "first_bucket_bytes")) chosen.firstBucketBytes = reader.integerAt(fusion, "first_bucket_bytes", 1, kMaxBucketBytes);
+      break;
+    case FusionPolicy::Horovod:
+      chosen.bucketBytes = kHorovodFusionThresholdBytes;
+      reader.allowOnly(fusion, {"policy", "bucket_bytes", "cycle_time_s"});
+      if (reader.has(fusion, "cycle_time_s")) chosen.cycleSeconds = reader.numberAt(fusion, "cycle_time_s", 1e-6, 10);
+      break;
+    case FusionPolicy::PerLayer:
+      reader.allowOnly(fusion, {"policy"});
+      break;
   }
   if (reader.has(fusion, "bucket_bytes")) chosen.bucketBytes = reader.integerAt(fusion, "bucket_bytes", 1, kMaxBucketBytes);
 }
@@ -240,6 +245,10 @@ IterationPlan Scenario::iterationPlan(double computeScale) const {
   workload.gradientPrecision = gradients;
   workload.elementBytes = gradientElementBytes(gradients);
   return IterationPlan(std::move(workload), fusion, overlapBackward);
+}
+
+bool Scenario::sourced(const EffectDeclaration& effect) const {
+  return std::find(sourcedEffects.begin(), sourcedEffects.end(), &effect) != sourcedEffects.end();
 }
 
 IterationEffects Scenario::effectsAt(bool pessimistic) const {

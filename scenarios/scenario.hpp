@@ -73,6 +73,8 @@ struct Scenario {
   // The GPU counts a sweep simulates: gpuCounts, and the baseline's after them where gpuCounts does not list it.
   std::vector<int> simulatedGpuCounts() const;
 
+  // Whether $.effects gives `effect` as "sourced".
+  bool sourced(const EffectDeclaration& effect) const;
   // The effects with every sourced one at the end of its range that lowers the efficiency (pessimistic) or
   // raises it; the others as given.
   IterationEffects effectsAt(bool pessimistic) const;

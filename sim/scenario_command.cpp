@@ -60,8 +60,7 @@ std::string effectsLine(const Scenario& scenario) {
   std::string line;
   for (const EffectDeclaration& declaration : effectTable()) {
     const double value = scenario.effects.*declaration.field;
-    const bool sourced = std::find(scenario.sourcedEffects.begin(), scenario.sourcedEffects.end(), &declaration) !=
-                         scenario.sourcedEffects.end();
+    const bool sourced = scenario.sourced(declaration);
     if (value <= 0 && !sourced) continue;
     line += (line.empty() ? "" : ", ") + std::string(declaration.key) + " " + shortNumber(value) + (sourced ? " (sourced)" : "");
   }

@@ -3,7 +3,6 @@
 #include "algorithms/collectives/registry.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -135,10 +134,8 @@ void describeEffects(const Scenario& scenario, RunDescription& run) {
   const IterationEffects& effects = scenario.effects;
   if (!effects.any() && scenario.sourcedEffects.empty()) return;
   for (const EffectDeclaration& declaration : effectTable()) {
-    const bool sourced = std::find(scenario.sourcedEffects.begin(), scenario.sourcedEffects.end(), &declaration) !=
-                         scenario.sourcedEffects.end();
     // A sourced effect whose central value is 0 is recorded too: a range spans it.
-    if (effects.*declaration.field > 0 || sourced) run.effects[std::string(declaration.key)] = effects.*declaration.field;
+    if (effects.*declaration.field > 0 || scenario.sourced(declaration)) run.effects[std::string(declaration.key)] = effects.*declaration.field;
   }
   run.effects["seed"] = static_cast<double>(effects.seed);
   if (!effects.gpuTimeFactorsFile.empty()) run.gpuTimeFactors = std::filesystem::path(effects.gpuTimeFactorsFile).filename().string();

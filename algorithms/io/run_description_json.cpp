@@ -46,10 +46,7 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "compute_precision")) run.computePrecision = reader.stringAt(json, "compute_precision");
   if (reader.has(json, "fusion")) {
     run.fusion = reader.stringAt(json, "fusion");
-    bool known = false;
-    for (FusionPolicy policy : {FusionPolicy::Size, FusionPolicy::Ddp, FusionPolicy::Horovod, FusionPolicy::PerLayer})
-      known = known || *run.fusion == fusionPolicyName(policy);
-    if (!known) reader.at("fusion").fail("'" + *run.fusion + "' is not size, ddp, horovod or per-layer");
+    if (!fusionPolicyNamed(*run.fusion)) reader.at("fusion").fail("'" + *run.fusion + "' is not size, ddp, horovod or per-layer");
   }
   if (reader.has(json, "effects")) {
     const JsonReader at = reader.at("effects");

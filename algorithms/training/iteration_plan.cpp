@@ -17,6 +17,12 @@ const char* fusionPolicyName(FusionPolicy policy) {
   return "?";
 }
 
+std::optional<FusionPolicy> fusionPolicyNamed(std::string_view name) {
+  for (FusionPolicy policy : {FusionPolicy::Size, FusionPolicy::Ddp, FusionPolicy::Horovod, FusionPolicy::PerLayer})
+    if (name == fusionPolicyName(policy)) return policy;
+  return std::nullopt;
+}
+
 namespace {
 
 // "layer4.2.conv3" of "layer4.2.conv3.weight": Caffe reduces a layer's learnable blobs together.

@@ -5,6 +5,8 @@
 // communication stream), overlapping the rest of the backward pass; the optimizer step after the last.
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/training/workload.hpp"
@@ -36,8 +38,12 @@ struct GradientFusion {
   std::int64_t firstBucketBytes = kDdpFirstBucketBytes;  // Ddp
   double cycleSeconds = kHorovodCycleSeconds;            // Horovod
 };
-// "size", "ddp", "horovod", "per-layer", as scenarios name them.
+// "size", "ddp", "horovod", "per-layer", as scenarios and results name them.
 const char* fusionPolicyName(FusionPolicy policy);
+// The policy of that name; none for a name that is no policy's.
+std::optional<FusionPolicy> fusionPolicyNamed(std::string_view name);
+// Every policy's name, for messages that list them.
+inline constexpr std::string_view kFusionPolicyNames[] = {"size", "ddp", "horovod", "per-layer"};
 
 struct GradientBucket {
   // The bucket's elements in the flat gradient buffer, which holds the tensors in backprop order.
