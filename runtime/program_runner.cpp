@@ -58,6 +58,8 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
 }
 
 void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type) {
+  lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
+  bool posted = false;
   const std::size_t elementBytes = sizeOf(type);
   const auto pieceElements = static_cast<Elements>(std::max<std::size_t>(1, options_.pieceBytes / elementBytes));
   char* base = static_cast<char*>(buffer);
@@ -113,6 +115,10 @@ void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type
         const Range range = pieceRange(step, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;
         char* local = base + range.offset * static_cast<Elements>(elementBytes);
+        if (!posted) {
+          lastRun_.firstPost = std::chrono::steady_clock::now();
+          posted = true;
+        }
         RequestId id;
         if (step.sends()) {
           id = transport_.postSend(step.peer, step.channel, local, bytes);
@@ -130,7 +136,9 @@ void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type
   execution.start(actions);
   perform();
   while (!execution.finished()) {
-    for (RequestId id : transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout)) {
+    const std::vector<RequestId> completed = transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout);
+    lastRun_.lastCompletion = std::chrono::steady_clock::now();
+    for (RequestId id : completed) {
       const auto [index, piece, work] = requests.at(id);
       requests.erase(id);
       const Step& step = program.step(index);

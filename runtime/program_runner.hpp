@@ -31,6 +31,14 @@ class ProgramRunner {
   // job through the transport's abortJob, with the messages still posted and their memory alive.
   void run(const Program& program, void* buffer, DataType type);
 
+  // When the last run posted its first transfer and when its last transfer or reduction completed (both
+  // when it began, for a program with nothing to do): the time outside them is what the runtime adds to
+  // an allreduce, its per-allreduce overhead.
+  struct Times {
+    std::chrono::steady_clock::time_point firstPost, lastCompletion;
+  };
+  const Times& lastRun() const { return lastRun_; }
+
  private:
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
@@ -40,6 +48,7 @@ class ProgramRunner {
 
   Transport& transport_;
   RunOptions options_;
+  Times lastRun_;
   std::multimap<std::size_t, char*> freeStaging_;  // by capacity
   std::map<char*, std::size_t> usedStaging_;        // block -> capacity
 };

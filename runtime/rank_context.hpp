@@ -9,7 +9,7 @@
 
 #include "algorithms/schedule/program.hpp"
 #include "runtime/library_collectives.hpp"
-#include "runtime/compute/compute_emulator.hpp"
+#include "runtime/compute/host_compute.hpp"
 #include "runtime/transport.hpp"
 #include "runtime/world.hpp"
 
@@ -31,6 +31,9 @@ struct JobOptions {
   int ranks = 0;  // transports that run every rank in one process: how many
   // The MPI and NCCL jobs' watchdog, owned by the caller: every wait on other ranks is watched by it.
   SilenceWatchdog* watchdog = nullptr;
+  // Jobs on host memory: how their ranks' compute is reproduced. Only `ddlrun train` computes; a bench job
+  // never starts it, so either costs it nothing.
+  HostCompute hostCompute = HostCompute::Busy;
 };
 
 // Every rank of `world` calls it together before running `programs`: `transport` reserves every channel

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/io/measured_effects_json.hpp"
 #include "algorithms/io/run_description_json.hpp"
 #include "common/json_reader.hpp"
 
@@ -42,6 +43,7 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
       entry["exposed_bandwidth_s"] = point.exposedBandwidthSeconds();
     }
     if (point.efficiencyRange) entry["efficiency_range"] = {point.efficiencyRange->first, point.efficiencyRange->second};
+    if (point.measuredEffects) entry["measured_effects"] = measuredEffectsToJson(*point.measuredEffects);
     points.push_back(std::move(entry));
   }
   nlohmann::json document = {{"source", results.source}, {"run", runDescriptionToJson(results.run)},
@@ -70,7 +72,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     const auto& entry = points[i];
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
                         "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
-                        "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "collectives"});
+                        "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "measured_effects", "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -109,6 +111,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
       if (ends.size() != 2) at.fail("expected [pessimistic, optimistic]");
       point.efficiencyRange = {at.at(0).number(ends[0], 0, 1e6), at.at(1).number(ends[1], 0, 1e6)};
     }
+    if (p.has(entry, "measured_effects"))
+      point.measuredEffects = measuredEffectsFromJson(p.at("measured_effects"), entry["measured_effects"], point.gpus);
     if (p.has(entry, "collectives")) {
       const JsonReader cs = p.at("collectives");
       const auto& list = cs.array(entry["collectives"]);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/training/measured_effects.hpp"
 
 namespace ddl {
 
@@ -62,6 +63,8 @@ struct ScalingPoint {
   // end; each a simulation of its own, not clamped to hold `efficiency`.
   std::optional<std::pair<double, double>> efficiencyRange;
   std::vector<CollectiveMeasurement> collectives;
+  // ddlrun train: the effects as it measured them, for ddlsim calibrate.
+  std::optional<MeasuredEffects> measuredEffects;
 
   double imagesPerSecond() const { return gpus * batchPerGpu / iterationSeconds; }
   double baselineIterationSeconds() const { return baselineSeconds.value_or(computeSeconds); }

@@ -33,11 +33,13 @@ GpuComputeEmulator::GpuComputeEmulator(int device) : device_(device) {
   CurrentDevice current(device_);
   DDL_CUDA(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device_));
   DDL_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  DDL_CUDA(cudaEventCreate(&started_));
 }
 
 GpuComputeEmulator::~GpuComputeEmulator() {
   CurrentDevice current(device_);
   for (cudaEvent_t event : phaseEnds_) cudaEventDestroy(event);
+  cudaEventDestroy(started_);
   cudaStreamDestroy(stream_);
 }
 
@@ -45,9 +47,10 @@ void GpuComputeEmulator::start(const std::vector<double>& phaseSeconds) {
   CurrentDevice current(device_);
   while (phaseEnds_.size() < phaseSeconds.size()) {
     cudaEvent_t event;
-    DDL_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    DDL_CUDA(cudaEventCreate(&event));  // timed: phaseEnd reads it
     phaseEnds_.push_back(event);
   }
+  DDL_CUDA(cudaEventRecord(started_, stream_));
   for (std::size_t phase = 0; phase < phaseSeconds.size(); ++phase) {
     launchBusyWait(phaseSeconds[phase], multiprocessors_, stream_);
     DDL_CUDA(cudaEventRecord(phaseEnds_[phase], stream_));
@@ -57,6 +60,13 @@ void GpuComputeEmulator::start(const std::vector<double>& phaseSeconds) {
 void GpuComputeEmulator::waitForPhase(std::size_t phase) {
   CurrentDevice current(device_);
   DDL_CUDA(cudaEventSynchronize(phaseEnds_.at(phase)));
+}
+
+double GpuComputeEmulator::phaseEnd(std::size_t phase) const {
+  CurrentDevice current(device_);
+  float milliseconds = 0;
+  DDL_CUDA(cudaEventElapsedTime(&milliseconds, started_, phaseEnds_.at(phase)));
+  return milliseconds / 1e3;
 }
 
 }  // namespace ddl

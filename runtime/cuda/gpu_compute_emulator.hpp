@@ -4,7 +4,8 @@
 // event. The phase's time is exact by construction and ordered on the GPU like a real backward pass, so
 // the transport's copies and reductions overlap it as they would a real one, and the host is free to
 // drive communication. What it does not reproduce is contention: it takes almost none of the SMs' issue
-// slots or memory bandwidth, where a real backward pass would slow the reductions beside it.
+// slots or memory bandwidth, where a real backward pass would slow the reductions beside it, and a phase
+// cannot be slowed by them either (phaseEnd, timed by events, measures that it is not).
 
 #include <cuda_runtime_api.h>
 
@@ -23,11 +24,14 @@ class GpuComputeEmulator final : public ComputeEmulator {
 
   void start(const std::vector<double>& phaseSeconds) override;
   void waitForPhase(std::size_t phase) override;
+  double phaseEnd(std::size_t phase) const override;
+  std::string description() const override { return "GPU timer kernels"; }
 
  private:
   int device_;
   int multiprocessors_ = 1;
   cudaStream_t stream_ = nullptr;
+  cudaEvent_t started_ = nullptr;  // recorded before the last start's first phase
   std::vector<cudaEvent_t> phaseEnds_;
 };
 

@@ -1,11 +1,11 @@
 #pragma once
 // The in-process engine on host memory: a message is one memcpy by the thread that completes the match,
-// a reduction is addInto on the posting thread, and compute lets time pass. It makes every schedule
+// a reduction is addInto on the posting thread, and compute is reproduced as the job asks (host_compute.hpp). It makes every schedule
 // runnable as threads of one process, without MPI: the transport's tests, and a shared-memory baseline.
 
 #include <cstring>
 
-#include "runtime/compute/host_compute_emulator.hpp"
+#include "runtime/compute/host_compute.hpp"
 #include "runtime/host_reduce.hpp"
 #include "runtime/in_process/in_process_engine.hpp"
 
@@ -13,6 +13,7 @@ namespace ddl {
 
 class HostEngine final : public InProcessEngine {
  public:
+  explicit HostEngine(HostCompute compute = HostCompute::Busy) : compute_(compute) {}
   std::string name() const override { return "threads"; }
   std::shared_ptr<Completion> copy(Rank, Rank, Channel, void* destination, const void* source, std::size_t bytes) override {
     std::memcpy(destination, source, bytes);
@@ -29,7 +30,10 @@ class HostEngine final : public InProcessEngine {
   void download(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
   void copy(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
   std::string deviceDescription(Rank) const override { return "host memory"; }
-  std::unique_ptr<ComputeEmulator> computeEmulator(Rank) override { return std::make_unique<HostComputeEmulator>(); }
+  std::unique_ptr<ComputeEmulator> computeEmulator(Rank) override { return makeHostComputeEmulator(compute_); }
+
+ private:
+  HostCompute compute_;
 };
 
 }  // namespace ddl

@@ -57,7 +57,7 @@ int runInProcess(int ranks, InProcessEngine& engine, const RankJob& job) {
 }
 
 int launchThreadsJob(const JobOptions& options, const RankJob& job) {
-  HostEngine engine;
+  HostEngine engine(options.hostCompute);
   return runInProcess(options.ranks, engine, job);
 }
 

@@ -1,6 +1,5 @@
 #include "runtime/mpi/mpi_job.hpp"
 
-#include "runtime/compute/host_compute_emulator.hpp"
 #include "runtime/mpi/mpi_collectives.hpp"
 #include "runtime/mpi/mpi_transport.hpp"
 #include "runtime/mpi/mpi_world.hpp"
@@ -10,9 +9,9 @@ namespace ddl {
 int launchMpiJob(const JobOptions& options, const RankJob& job) {
   MpiWorld world(MPI_COMM_WORLD, options.watchdog);
   MpiTransport transport(MPI_COMM_WORLD, options.watchdog);
-  HostComputeEmulator compute;
+  const std::unique_ptr<ComputeEmulator> compute = makeHostComputeEmulator(options.hostCompute);
   MpiCollectives mpi(MPI_COMM_WORLD, options.watchdog);
-  RankContext context{world, transport, compute, &mpi};
+  RankContext context{world, transport, *compute, &mpi};
   return job(context);
 }
 

@@ -25,6 +25,11 @@ TrainCommand::TrainCommand(CLI::App& app)
                        "Also write each algorithm's last timed iteration, every rank's compute phases and bucket "
                        "allreduces, as a Chrome trace (ui.perfetto.dev, chrome://tracing), as ddlsim SCENARIO --trace does")
       ->check(writableFile());
+  command_->add_option("--host-compute", hostCompute_,
+                       "On host transports: 'busy' reproduces compute as work on a core of its own, contending with the "
+                       "transport as a backward pass does with NCCL; 'sleep' leaves the cores to the transport")
+      ->check(CLI::IsMember({"busy", "sleep"}))
+      ->capture_default_str();
   command_->add_option("--configuration", train_.configuration, "Label the points with this instead of the scenario's name")
       ->check(utf8Text());
   flags_.addTo(command_);
@@ -32,6 +37,7 @@ TrainCommand::TrainCommand(CLI::App& app)
 
 void TrainCommand::check() {
   train_.run = flags_.run();
+  train_.hostCompute = *hostComputeNamed(hostCompute_);
   train_.transport = flags_.transport().name;  // an unknown transport fails here, before MPI starts
   scenario_.emplace(loadScenario(train_.scenario));
   const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
@@ -48,12 +54,18 @@ void TrainCommand::check() {
 }
 
 void TrainCommand::checkForJob(int mpiRanks) {
-  ranks_ = checkJob(flags_.transport(), flags_.job(nullptr), mpiRanks);
+  ranks_ = checkJob(flags_.transport(), job(nullptr), mpiRanks);
   for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks_);
 }
 
 int TrainCommand::launch(SilenceWatchdog* watchdog) {
-  return launchJob(flags_.transport(), flags_.job(watchdog), [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
+  return launchJob(flags_.transport(), job(watchdog), [&](RankContext& context) { return runTrain(*scenario_, train_, context); });
+}
+
+JobOptions TrainCommand::job(SilenceWatchdog* watchdog) const {
+  JobOptions options = flags_.job(watchdog);
+  options.hostCompute = train_.hostCompute;
+  return options;
 }
 
 }  // namespace ddl

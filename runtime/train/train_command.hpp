@@ -2,6 +2,7 @@
 // `ddlrun train SCENARIO`: its flags and checks; train_runner.hpp runs the iterations.
 
 #include <optional>
+#include <string>
 
 #include "runtime/launch/ddlrun_command.hpp"
 #include "runtime/train/train_runner.hpp"
@@ -19,7 +20,10 @@ class TrainCommand final : public DdlrunCommand {
   int launch(SilenceWatchdog* watchdog) override;
 
  private:
+  JobOptions job(SilenceWatchdog* watchdog) const;  // the flags' job, computing as --host-compute says
+
   TrainOptions train_;
+  std::string hostCompute_ = "busy";
   std::optional<Scenario> scenario_;
   int ranks_ = 0;
 };

@@ -4,7 +4,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +15,7 @@
 #include "common/output_file.hpp"
 #include "algorithms/io/results_json.hpp"
 #include "algorithms/io/trace_json.hpp"
+#include "algorithms/training/measured_effects.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
@@ -36,6 +40,37 @@ struct Measured {
   std::vector<TimelineSpan> lastIteration;  // this rank's spans of the last timed iteration, as it saw them
 };
 
+// Each timed iteration's forward and backward compute with nothing else running, all ranks together: the
+// "alone" of the measured effects, once per job (it does not depend on the algorithm).
+std::vector<double> measureComputeAlone(const std::vector<double>& phases, const TrainOptions& options, RankContext& context) {
+  std::vector<double> seconds;
+  for (int iteration = 0; iteration < options.warmup + options.iterations; ++iteration) {
+    context.world.barrier();
+    context.compute.start(phases);
+    context.compute.waitForPhase(phases.size() - 1);
+    if (iteration >= options.warmup) seconds.push_back(context.compute.phaseEnd(phases.size() - 1));
+  }
+  return seconds;
+}
+
+// How long [from, to) and [begin, end) share.
+double overlapOf(double from, double to, double begin, double end) { return std::max(0.0, std::min(to, end) - std::max(from, begin)); }
+
+// Every rank's samples, on rank 0 (nothing elsewhere).
+std::optional<MeasuredEffects> gatherEffects(const RankEffectSamples& mine, const std::string& compute, World& world) {
+  const nlohmann::json text = {{"alone", mine.computeAlone}, {"overlapped", mine.computeOverlapped},
+                               {"overlap", mine.overlap}, {"overhead", mine.allreduceOverhead}};
+  const std::vector<std::string> all = world.gatherText(text.dump());
+  if (world.rank() != 0) return std::nullopt;
+  std::vector<RankEffectSamples> ranks;
+  for (const std::string& one : all) {
+    const nlohmann::json j = nlohmann::json::parse(one);
+    ranks.push_back({j["alone"].get<std::vector<double>>(), j["overlapped"].get<std::vector<double>>(),
+                     j["overlap"].get<std::vector<double>>(), j["overhead"].get<std::vector<double>>()});
+  }
+  return summarizeEffects(ranks, compute);
+}
+
 // The runtime's type for a scenario's gradient precision (kGradientPrecisions).
 DataType gradientDataType(const std::string& precision) {
   if (precision == "fp16") return DataType::Float16;
@@ -44,7 +79,7 @@ DataType gradientDataType(const std::string& precision) {
 }
 
 Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationPlan& plan,
-                 const TrainOptions& options, RankContext& context) {
+                 const std::vector<double>& computeAlone, const TrainOptions& options, RankContext& context) {
   World& world = context.world;
   const int ranks = world.size();
   const Rank rank = world.rank();
@@ -73,6 +108,10 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   std::vector<double> iterations;
   std::vector<std::vector<double>> bucketSeconds(plan.buckets().size());
   Measured measured;
+  RankEffectSamples effects;
+  effects.computeAlone = computeAlone;
+  // Seconds since an iteration's start of a time point of the runner's.
+  auto secondsAt = [](Clock::time_point start, Clock::time_point at) { return std::chrono::duration<double>(at - start).count(); };
 
   for (int iteration = 0; iteration < options.warmup + options.iterations; ++iteration) {
     const bool checked = iteration == 0;  // the first run also proves the buckets' sums exact
@@ -84,22 +123,17 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     freezeIfAsked("barrier", rank);
     world.barrier();
     const Clock::time_point start = Clock::now();
-    // The last timed iteration is traced. Its compute is emulated, phases back to back from their start, so
-    // their spans are the emulation's; the allreduces' spans are measured.
+    // The last timed iteration is traced: its compute phases where the emulator says they ended, its
+    // allreduces as measured.
     const bool traced = iteration + 1 == options.warmup + options.iterations;
     const std::size_t buckets = plan.buckets().size();
     const std::string group = algorithm.description(algorithmOptions) + " at " + std::to_string(ranks) + " GPUs, measured";
-    if (traced) {
-      double phaseStart = since(start);
-      for (std::size_t phase = 0; phase < phases.size(); ++phase) {
-        if (phases[phase] > 0)
-          measured.lastIteration.push_back(
-              {group, rank, "compute", computePhaseName(phase, buckets), phaseStart, phaseStart + phases[phase]});
-        phaseStart += phases[phase];
-      }
-    }
+    const double computeStart = since(start);
     context.compute.start(phases);
-    double bucketFullAt = 0;  // since start, as the emulated compute's phases end
+    double bucketFullAt = 0;  // since start, as the emulated compute's phases were planned to end
+    double lastAllreduceEnd = 0;
+    std::vector<std::pair<double, double>> allreduces;  // this iteration's, since start
+    double overhead = 0;
     for (std::size_t b = 0; b < buckets; ++b) {
       context.compute.waitForPhase(b);  // the backward pass has produced this bucket's gradients
       bucketFullAt += phases[b];
@@ -112,13 +146,38 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       const double bucketStart = since(start);
       freezeIfAsked("allreduce", rank);
       runner.run(programs[b], at(gradientsInTransport, plan.buckets()[b]), type);
-      bucketSeconds[b].push_back(since(start) - bucketStart);
+      const double bucketEnd = since(start);
+      bucketSeconds[b].push_back(bucketEnd - bucketStart);
+      allreduces.emplace_back(bucketStart, bucketEnd);
+      // The allreduce could start once its gradients were there, the tick had come and the last one was
+      // done; what it took beyond its transfers and reductions from then is the runtime's overhead.
+      const double ready = std::max({computeStart + context.compute.phaseEnd(b), tick, lastAllreduceEnd});
+      overhead += std::max(0.0, secondsAt(start, runner.lastRun().firstPost) - ready) +
+                  std::max(0.0, bucketEnd - secondsAt(start, runner.lastRun().lastCompletion));
+      lastAllreduceEnd = bucketEnd;
       if (traced)
         measured.lastIteration.push_back({group, rank, "allreduce",
                                           bucketAllreduceName(b, elementBytes * static_cast<double>(plan.buckets()[b].elements.count)),
-                                          bucketStart, since(start)});
+                                          bucketStart, bucketEnd});
     }
     context.compute.waitForPhase(phases.size() - 1);
+    if (traced) {
+      double phaseStart = computeStart;
+      for (std::size_t phase = 0; phase < phases.size(); ++phase) {
+        const double phaseEnd = computeStart + context.compute.phaseEnd(phase);
+        if (phases[phase] > 0)
+          measured.lastIteration.push_back({group, rank, "compute", computePhaseName(phase, buckets), phaseStart, phaseEnd});
+        phaseStart = phaseEnd;
+      }
+    }
+    if (iteration >= options.warmup) {
+      const double computeSeconds = context.compute.phaseEnd(phases.size() - 1);
+      double overlap = 0;
+      for (const auto& [from, to] : allreduces) overlap += overlapOf(from, to, computeStart, computeStart + computeSeconds);
+      effects.computeOverlapped.push_back(computeSeconds);
+      effects.overlap.push_back(overlap);
+      effects.allreduceOverhead.push_back(overhead / static_cast<double>(buckets));
+    }
     // The optimizer step, after backward and after the last allreduce.
     const double optimizerStart = since(start);
     context.compute.start({workload.optimizerSeconds});
@@ -136,6 +195,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     }
   }
   measured.wrong = world.sumOverRanks(measured.wrong);
+  measured.point.measuredEffects = gatherEffects(effects, context.compute.description(), world);
 
   ScalingPoint& point = measured.point;
   point.configuration = options.configuration.empty() ? scenario.name : options.configuration;
@@ -157,6 +217,26 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   return measured;
 }
 
+// One line under the point's: the effects as ddlsim's scenario keys name them.
+void printMeasuredEffects(const MeasuredEffects& effects) {
+  auto mean = [](const std::vector<double>& values) {
+    double sum = 0;
+    for (double v : values) sum += v;
+    return values.empty() ? 0 : sum / static_cast<double>(values.size());
+  };
+  auto estimate = [](const std::optional<double>& value, double unit, const char* format) {
+    char text[32] = "-";
+    if (value) std::snprintf(text, sizeof text, format, *value * unit);
+    return std::string(text);
+  };
+  std::printf("        compute (%s) alone %.3f ms, beside allreduces %.3f ms, overlapping them %.3f ms: "
+              "overlap_slowdown %s, compute_jitter %s, gpu_speed_spread %s, allreduce_overhead %s us\n",
+              effects.compute.c_str(), mean(effects.computeAloneSeconds) * 1e3, mean(effects.computeOverlappedSeconds) * 1e3,
+              mean(effects.overlapSeconds) * 1e3, estimate(effects.overlapSlowdown(), 1, "%.3f").c_str(),
+              estimate(effects.computeJitter(), 1, "%.4f").c_str(), estimate(effects.gpuSpeedSpread(), 1, "%.4f").c_str(),
+              estimate(effects.allreduceOverhead(), 1e6, "%.1f").c_str());
+}
+
 }  // namespace
 
 int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext& context) {
@@ -164,6 +244,10 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   const Rank rank = context.world.rank();
   for (const ScenarioAlgorithm& choice : scenario.algorithms) scenario.optionsFor(choice, context.world.size());
   const IterationPlan plan = scenario.iterationPlan(options.computeScale);
+  // Calibrated together, with nothing else running, as the compute alone is then measured.
+  context.world.barrier();
+  context.compute.calibrate();
+  const std::vector<double> computeAlone = measureComputeAlone(plan.computePhases(), options, context);
 
   ScalingResults results = emptyResults(scenario, "ddlrun");
   // It ran on this job's machines, not on the scenario's cluster.
@@ -190,7 +274,7 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
     if (scenario.repeatsAnEarlierEntry(a, context.world.size())) continue;  // measured already
     Measured measured;
     try {
-      measured = measure(scenario, choice, plan, options, context);
+      measured = measure(scenario, choice, plan, computeAlone, options, context);
     } catch (const TransportError& error) {
       transport.abortJob("training iteration with " + choice.name + ": " + error.what());
     }
@@ -205,6 +289,7 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
       std::printf("%6d  %-36s %10.3f ms  efficiency %5.1f%%  exposed %8.3f ms  %s\n", measured.point.gpus,
                   measured.point.label.c_str(), measured.point.iterationSeconds * 1e3, 100 * measured.point.efficiency(),
                   measured.point.exposedCommunicationSeconds() * 1e3, measured.wrong == 0 ? "sums exact" : "WRONG SUMS");
+    if (rank == 0 && !options.json) printMeasuredEffects(*measured.point.measuredEffects);
   }
   if (rank == 0 && (options.json || !options.out.empty()))
     writeOutput(options.out, [&](std::ostream& out) { out << resultsToJson(results).dump(1) << "\n"; });

@@ -3,8 +3,10 @@
 // per algorithm. Gradient buffers have the model's sizes and each bucket's allreduce runs on them over the
 // transport as soon as the emulated backward pass has produced its gradients; compute takes the model's
 // measured time (scaled by --compute-scale, so that a CPU cluster need not wait for P100-length
-// iterations) where the rank's ComputeEmulator spends it, so communication overlaps it for real. Results
-// use ddlsim's schema, point for point.
+// iterations) where the rank's ComputeEmulator spends it, so communication overlaps it for real (and on
+// host transports contends with it, --host-compute busy). Results use ddlsim's schema, point for point,
+// with the effects the simulator models as measured here (measured_effects.hpp): each rank's compute
+// alone, measured once per job before the algorithms, and beside its allreduces.
 
 #include <string>
 
@@ -23,6 +25,7 @@ struct TrainOptions {
   std::string configuration;  // the points' label; the scenario's name if empty
   std::string transport;      // --transport, for the results
   std::string trace;          // --trace: a Chrome trace of each algorithm's last timed iteration
+  HostCompute hostCompute = HostCompute::Busy;  // --host-compute, on host transports
   RunOptions run;
 };
 

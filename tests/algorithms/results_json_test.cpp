@@ -1,5 +1,5 @@
 // Scaling results read back what they were written with: the baseline and the split of the exposed time,
-// which come whole or not at all.
+// which come whole or not at all, and ddlrun's measured effects, whose estimates are derived, never read.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -71,6 +71,54 @@ TEST(ResultsJson, ABaselineOfManyGpusNeedsItsTimeAndASplitBothParts) {
   EXPECT_EQ(old.baselineGpus, 1);
   EXPECT_DOUBLE_EQ(old.efficiency(), 0.15 / 0.2);
   EXPECT_FALSE(old.exposedLatencySeconds);
+}
+
+// A two-rank point as ddlrun train writes it.
+ScalingResults measuredPoint() {
+  ScalingResults results = onePoint();
+  results.source = "ddlrun";
+  ScalingPoint& point = results.points.front();
+  point.gpus = 2;
+  point.exposedLatencySeconds.reset();
+  MeasuredEffects effects;
+  effects.compute = "busy host cores";
+  effects.iterations = 5;
+  effects.computeAloneSeconds = {0.1, 0.104};
+  effects.computeAloneDeviationSeconds = {0.001, 0.002};
+  effects.computeOverlappedSeconds = {0.11, 0.113};
+  effects.overlapSeconds = {0.05, 0.06};
+  effects.allreduceOverheadSeconds = {2e-5, 3e-5};
+  point.measuredEffects = effects;
+  return results;
+}
+
+TEST(ResultsJson, MeasuredEffectsReadBackWithTheirEstimates) {
+  const nlohmann::json json = resultsToJson(measuredPoint());
+  const nlohmann::json& estimates = json["points"][0]["measured_effects"]["estimates"];
+  for (const char* key : {"compute_jitter", "gpu_speed_spread", "overlap_slowdown", "allreduce_overhead_s"})
+    EXPECT_TRUE(estimates.contains(key)) << key;
+  // s = D / (A - D): a stretch of 0.019 s over an overlap of 0.11 s.
+  EXPECT_NEAR(estimates["overlap_slowdown"].get<double>(), 0.019 / (0.11 - 0.019), 1e-12);
+  const ScalingResults back = resultsFromJson(json, "r.json");
+  ASSERT_TRUE(back.points.front().measuredEffects);
+  EXPECT_EQ(back.points.front().measuredEffects->computeOverlappedSeconds, (std::vector<double>{0.11, 0.113}));
+  EXPECT_EQ(resultsToJson(back), json);
+}
+
+TEST(ResultsJson, MeasuredEffectsNeedAFigurePerRankAndEstimatesThatFollowFromThem) {
+  const nlohmann::json json = resultsToJson(measuredPoint());
+  nlohmann::json edited = json;
+  edited["points"][0]["measured_effects"]["overlap_s"] = {0.05};
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].measured_effects.overlap_s");
+  edited = json;
+  edited["points"][0]["measured_effects"]["estimates"]["overlap_slowdown"] = 0.5;
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].measured_effects.estimates.overlap_slowdown");
+  edited = json;
+  edited["points"][0]["measured_effects"]["estimates"].erase("compute_jitter");
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].measured_effects.estimates.compute_jitter");
+  edited = json;
+  edited["points"][0]["measured_effects"]["overlap_s"] = {0, 0};  // no overlap: no slowdown to estimate
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].measured_effects.estimates.overlap_slowdown");
 }
 
 }  // namespace

@@ -580,6 +580,8 @@ WRITTEN_WHERE_THEY_APPLY = {
     "compute_precision": "scaling points",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
     "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range",
+    "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
+    "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
     "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
     "chunk_bytes": "double-binary-tree, or an inner one",
@@ -951,7 +953,7 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
         "ddlrun train": ("results",
                          ["{ddlrun}", "train", "{scenario}", "--transport", "threads", "--ranks", "2",
                           "--compute-scale", "0.01", "-n", "2", "-w", "1", "--json", "--out", "{out}"],
-                         {"compute_scale", "precision"}, ("ddlrun", "threads")),
+                         {"compute_scale", "precision", "measured_effects"}, ("ddlrun", "threads")),
     }
 
     @classmethod

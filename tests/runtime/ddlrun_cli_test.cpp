@@ -159,7 +159,38 @@ TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {
     EXPECT_EQ(point["gpus"], 2);
     EXPECT_GE(point["iteration_s"].get<double>(), point["compute_s"].get<double>());
     EXPECT_EQ(point["collectives"].size(), 4u);
+    // The effects, measured per rank over the two timed iterations, busy compute by default.
+    const nlohmann::json& effects = point["measured_effects"];
+    EXPECT_EQ(effects["compute"], "busy host cores");
+    EXPECT_EQ(effects["iterations"], 2);
+    EXPECT_EQ(effects["compute_alone_s"].size(), 2u);
+    EXPECT_GT(effects["compute_alone_s"][0].get<double>(), 0);
+    EXPECT_TRUE(effects["estimates"].contains("compute_jitter"));
+    EXPECT_TRUE(effects["estimates"].contains("allreduce_overhead_s"));
   }
+  // Both points measured compute alone once, before either algorithm.
+  EXPECT_EQ(json["points"][0]["measured_effects"]["compute_alone_s"], json["points"][1]["measured_effects"]["compute_alone_s"]);
+}
+
+TEST_F(Ddlrun, TrainWithSleepingComputeMeasuresNoSlowdown) {
+  nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
+  scenario["algorithms"] = {{{"name", "ring"}}};
+  const fs::path path = dir_ / "scenario.json";
+  std::ofstream(path) << scenario.dump();
+  const Result result =
+      ddlrunAlone("train " + path.string() + " --transport threads --ranks 2 --compute-scale 0.01 -n 3 -w 0 --host-compute sleep --json");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const nlohmann::json effects = nlohmann::json::parse(result.out)["points"][0]["measured_effects"];
+  EXPECT_EQ(effects["compute"], "sleep");
+  // A sleep ends on the clock, whatever runs beside it: no stretch, so a slowdown of exactly zero (or none
+  // where the allreduces overlapped too little to tell).
+  EXPECT_EQ(effects["compute_overlapped_s"], effects["compute_alone_s"]);
+  if (effects["estimates"].contains("overlap_slowdown")) {
+    EXPECT_EQ(effects["estimates"]["overlap_slowdown"].get<double>(), 0);
+  }
+  const Result bad = ddlrunAlone("train " + path.string() + " --transport threads --ranks 2 --host-compute spin");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("--host-compute"), std::string::npos) << bad.err;
 }
 
 }  // namespace
