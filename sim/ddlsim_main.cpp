@@ -6,6 +6,7 @@
 
 #include "common/invalid_argument.hpp"
 #include "sim/algorithms_command.hpp"
+#include "sim/calibrate_command.hpp"
 #include "sim/collective_command.hpp"
 #include "sim/effects_command.hpp"
 #include "sim/platform_command.hpp"
@@ -23,7 +24,8 @@ int main(int argc, char** argv) {
       "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"
       "  ddlsim schedule ...                            generate, verify and cost a schedule\n"
       "  ddlsim algorithms [--names]                    list the algorithms and their options\n"
-      "  ddlsim effects [--json]                        list the effects beyond compute and communication"};
+      "  ddlsim effects [--json]                        list the effects beyond compute and communication\n"
+      "  ddlsim calibrate effects|network ...           fit effects or a link level from ddlrun's measurements"};
   app.require_subcommand(0, 1);
   app.footer(
       "Exit status: 0 on success; 1 if a simulation cannot run to its end or a verified schedule is wrong;\n"
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
   ddl::addPlatformCommand(app, exitCode);
   ddl::addAlgorithmsCommand(app, exitCode);
   ddl::addEffectsCommand(app, exitCode);
+  ddl::addCalibrateCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/io/run_description_json.hpp"
+#include "algorithms/schedule/collective.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -49,6 +50,57 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
                              {"rows", rows}};
   requireFiniteNumbers(document, "the collective sweep");
   return document;
+}
+
+int sweepElementBytes(const std::string& type) {
+  if (type == "float32") return 4;
+  if (type == "float64") return 8;
+  if (type == "float16" || type == "bfloat16") return 2;
+  // ddlsim collective knows only the size: "2-byte".
+  const std::string suffix = "-byte";
+  if (type.size() > suffix.size() && type.compare(type.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    const std::string digits = type.substr(0, type.size() - suffix.size());
+    if (digits.size() <= 2 && digits.find_first_not_of("0123456789") == std::string::npos) return std::stoi(digits);
+  }
+  return 0;
+}
+
+CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::string& source) {
+  const JsonReader root(source);
+  root.object(json);
+  root.allowOnly(json, {"source", "run", "configuration", "collective", "algorithm", "parameters", "label", "ranks", "hosts",
+                        "ranks_per_host", "type", "rows"});
+  CollectiveSweep sweep;
+  sweep.source = root.stringAt(json, "source");
+  if (root.has(json, "run")) sweep.run = runDescriptionFromJson(root.at("run"), json["run"]);
+  if (root.has(json, "configuration")) sweep.configuration = root.stringAt(json, "configuration");
+  sweep.collective = root.stringAt(json, "collective");
+  if (!parseCollectiveKind(sweep.collective)) root.at("collective").fail("'" + sweep.collective + "' is no collective");
+  sweep.algorithmName = root.stringAt(json, "algorithm");
+  if (root.has(json, "parameters")) sweep.parameters = algorithmParametersFromJson(root.at("parameters"), json["parameters"]);
+  sweep.label = root.has(json, "label") ? root.stringAt(json, "label") : sweep.algorithmName;
+  sweep.ranks = static_cast<int>(root.integerAt(json, "ranks", 1, 1 << 24));
+  if (root.has(json, "hosts")) sweep.hosts = static_cast<int>(root.integerAt(json, "hosts", 1, sweep.ranks));
+  if (root.has(json, "ranks_per_host"))
+    sweep.ranksPerHost = static_cast<int>(root.integerAt(json, "ranks_per_host", 1, sweep.ranks));
+  sweep.type = root.stringAt(json, "type");
+  if (sweepElementBytes(sweep.type) == 0) root.at("type").fail("'" + sweep.type + "' names no element type");
+  const JsonReader rowsAt = root.at("rows");
+  const auto& rows = rowsAt.array(root.member(json, "rows"));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const JsonReader r = rowsAt.at(i);
+    r.object(rows[i]);
+    r.allowOnly(rows[i], {"bytes", "count", "time_s", "algbw_Bps", "busbw_Bps", "wrong", "out_of_place", "baseline"});
+    CollectiveSweepRow row;
+    row.bytes = r.integerAt(rows[i], "bytes", 0, std::int64_t{1} << 50);
+    row.count = r.integerAt(rows[i], "count", 0, std::int64_t{1} << 50);
+    if (row.count * sweepElementBytes(sweep.type) != row.bytes)
+      r.at("count").fail(std::to_string(row.count) + " elements of " + sweep.type + " are not " + std::to_string(row.bytes) + " bytes");
+    row.result.seconds = r.numberAt(rows[i], "time_s", 0, 1e9);
+    if (r.has(rows[i], "wrong")) row.result.wrong = r.integerAt(rows[i], "wrong", 0, std::int64_t{1} << 50);
+    sweep.rows.push_back(row);
+  }
+  return sweep;
 }
 
 }  // namespace ddl

@@ -55,5 +55,10 @@ struct CollectiveSweep {
 };
 
 nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep);
+// What a sweep says it ran and measured: every field the writer writes, checked (InvalidArgument naming
+// `source` and the JSON path); the rows' derived bandwidths are not kept, and busFactor is left 0.
+CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::string& source);
+// The bytes of one element of a sweep's `type` ("float32", "bfloat16", "2-byte"); 0 if it names none.
+int sweepElementBytes(const std::string& type);
 
 }  // namespace ddl

@@ -303,6 +303,31 @@ CASES = [
     schedule_case("steps not an array", ["$.programs[0].steps"], ("$.programs[0].steps", {})),
     schedule_case("an unknown field", ["$.author", "unknown field"], ("$.author", "x")),
 
+    # --- ddlsim calibrate: its measurements
+    *file_cases("calibrate network sweep", [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level",
+                                            "network", "--out", "{out}"], "sweep.json"),
+    *file_cases("calibrate effects results", [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{dir}/train.json",
+                                              "--out", "{out}"], "train.json"),
+    *[Case(f"ddlsim calibrate network: {name}", [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", *flags,
+                                                 "--out", "{out}"], ["sweep.json", *expect] if expect[0].startswith("$") else expect,
+           {"sweep.json": edited(SWEEP, *edits)})
+      for name, flags, edits, expect in [
+          ("two measured sizes", ["--level", "network"], [], ["three or more"]),
+          ("a count that is not the bytes", ["--level", "network"], [("$.rows[0].count", 255)], ["$.rows[0].count"]),
+          ("an element type of none", ["--level", "network"], [("$.type", "float128")], ["$.type"]),
+          ("an algorithm the simulator does not know", ["--level", "network"], [("$.algorithm", "schedule file")], ["$.algorithm"]),
+          ("a zero time", ["--level", "network"], [("$.rows[1].time_s", 0)], ["$.rows[1].time_s"]),
+          ("an unknown field", ["--level", "network"], [("$.rows[0].latency", 1)], ["$.rows[0].latency", "unknown field"]),
+          ("an unknown level", ["--level", "rack"], [], ["--level"]),
+          ("no level", [], [], ["--level"]),
+      ]],
+    Case("ddlsim calibrate effects: results without measured effects",
+         [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{dir}/train.json", "--out", "{out}"],
+         ["train.json", "$.points", "measured_effects"], {"train.json": edited(POINTS, ("$.points[0].batch_per_gpu", 32))}),
+    Case("ddlsim calibrate effects: an unknown effect",
+         [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{dir}/train.json", "--only", "jitter", "--out", "{out}"],
+         ["--only"], {"train.json": json.dumps(POINTS)}),
+
     # --- ddlsim collective flags
     *[Case(f"ddlsim collective: {name}", [SIM, "collective", "--topology", "minsky-p100-ib-edr", "--out", "{out}", *flags], expect)
       for name, flags, expect in [
