@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/schedule/collective.hpp"
@@ -18,6 +19,10 @@ namespace {
 constexpr double kProbeLatencySeconds = 1e-5;
 // Rows whose c_α and c_β columns are this correlated measure one mix of latency and bandwidth only.
 constexpr double kMaxCorrelation = 0.9999;
+// Relative residuals below this weigh as this in the least-absolute-error fit (0.01%): rows fitted
+// exactly would otherwise take all the weight and lock the fit to whichever two rows it met first,
+// an outlier among them.
+constexpr double kResidualFloor = 1e-4;
 
 bool endsAtGpu(const TopologyLink& link) { return link.from.rfind("gpu", 0) == 0 || link.to.rfind("gpu", 0) == 0; }
 
@@ -81,6 +86,45 @@ std::vector<Row> rowsOf(const Topology& topology, const std::vector<MeasuredSwee
   return rows;
 }
 
+// One measured row as an equation in α and β, relative: a α + b β = y.
+struct RowEquation {
+  double a, b, y;
+};
+
+struct Normal {
+  double aa = 0, ab = 0, bb = 0, ay = 0, by = 0;
+};
+
+Normal normalEquations(const std::vector<RowEquation>& equations, const std::vector<double>& weights) {
+  Normal n;
+  for (std::size_t i = 0; i < equations.size(); ++i) {
+    const auto [a, b, y] = equations[i];
+    const double w = weights[i];
+    n.aa += w * a * a, n.ab += w * a * b, n.bb += w * b * b, n.ay += w * a * y, n.by += w * b * y;
+  }
+  return n;
+}
+
+// The α and β of least absolute relative error, by iteratively reweighted least squares. Not least
+// squares: a row the α-β model cannot describe (a protocol switch at one size) would pull every other
+// row off; with absolute errors it stays an outlier, and the residuals show it.
+std::pair<double, double> leastAbsoluteErrors(const std::vector<RowEquation>& equations) {
+  std::vector<double> weights(equations.size(), 1);
+  double alpha = 0, beta = 0;
+  for (int iteration = 0; iteration < 500; ++iteration) {
+    const Normal n = normalEquations(equations, weights);
+    const double determinant = n.aa * n.bb - n.ab * n.ab;
+    const double nextAlpha = (n.ay * n.bb - n.by * n.ab) / determinant;
+    const double nextBeta = (n.by * n.aa - n.ay * n.ab) / determinant;
+    const bool settled = std::abs(nextAlpha - alpha) <= 1e-12 * std::abs(nextAlpha) && std::abs(nextBeta - beta) <= 1e-12 * std::abs(nextBeta);
+    alpha = nextAlpha, beta = nextBeta;
+    if (settled) break;
+    for (std::size_t i = 0; i < equations.size(); ++i)
+      weights[i] = 1 / std::max(std::abs(equations[i].a * alpha + equations[i].b * beta - equations[i].y), kResidualFloor);
+  }
+  return {alpha, beta};
+}
+
 }  // namespace
 
 Topology withLevel(Topology topology, LinkLevel level, double latencySeconds, double bandwidthBps) {
@@ -133,28 +177,25 @@ NetworkCalibration calibrateLevel(const Topology& topology, LinkLevel level, con
   const std::vector<std::vector<double>> probes =
       simulateAll({{0, bandwidth}, {0, 2 * bandwidth}, {probeLatency, bandwidth}});
 
-  // Least squares of the relative errors: rows scaled by 1 / measured.
-  double aa = 0, ab = 0, bb = 0, ay = 0, by = 0;
+  // Each row's equation, scaled by 1 / measured so that its error is relative: a α + b β = y.
+  std::vector<RowEquation> equations;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double atBandwidth = probes[3 * i][0], atTwice = probes[3 * i + 1][0];
     const double c_beta = (atBandwidth - atTwice) * 2 * bandwidth;  // T = T0 + c_β / B
     const double t0 = atBandwidth - c_beta / bandwidth;
-    const double a = (probes[3 * i + 2][0] - atBandwidth) / probeLatency / rows[i].measured;
-    const double b = c_beta / rows[i].measured;
-    const double y = (rows[i].measured - t0) / rows[i].measured;
-    aa += a * a, ab += a * b, bb += b * b, ay += a * y, by += b * y;
+    equations.push_back({(probes[3 * i + 2][0] - atBandwidth) / probeLatency / rows[i].measured, c_beta / rows[i].measured,
+                         (rows[i].measured - t0) / rows[i].measured});
   }
-  if (!(aa > 0) || !(bb > 0))
+  const Normal all = normalEquations(equations, std::vector<double>(equations.size(), 1));
+  if (!(all.aa > 0) || !(all.bb > 0))
     throw InvalidArgument("calibrate network: --level",
-                          levelName + ": no measured message crosses it (" + (aa > 0 ? "its bandwidth" : "its latency") +
+                          levelName + ": no measured message crosses it (" + (all.aa > 0 ? "its bandwidth" : "its latency") +
                               " costs nothing in any row): measure across it, or calibrate another level");
-  if (ab / std::sqrt(aa * bb) > kMaxCorrelation)
+  if (all.ab / std::sqrt(all.aa * all.bb) > kMaxCorrelation)
     throw InvalidArgument("calibrate network: measured rows",
                           "their sizes do not separate latency from bandwidth: measure small sizes (a few KiB) and large ones "
                           "(MiB) alike");
-  const double determinant = aa * bb - ab * ab;
-  const double alpha = (ay * bb - by * ab) / determinant;
-  const double beta = (by * aa - ay * ab) / determinant;
+  const auto [alpha, beta] = leastAbsoluteErrors(equations);
   if (!(alpha >= 0) || !(beta > 0))
     throw InvalidArgument("calibrate network: measured rows",
                           levelName + ": the best fit has a latency of " + std::to_string(alpha) + " s and " +

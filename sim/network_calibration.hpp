@@ -3,11 +3,16 @@
 // the simulator itself: each measured row is simulated with the level's latency and inverse bandwidth set
 // apart (no latency at the topology's bandwidth and at twice it, then the latency too), which gives how
 // many seconds of the row one second of latency costs (c_α) and one second per byte (c_β), and what the
-// rest costs (T0), everything else held as the topology has it. The fit is the least-squares α, β of
+// rest costs (T0), everything else held as the topology has it. The fit is the α, β of least absolute
+// relative error in
 //
-//     measured = T0 + c_α α + c_β β        (each row weighted by 1 / measured: relative errors)
+//     measured = T0 + c_α α + c_β β
 //
-// and every row is then simulated again at the fitted values, for the residuals. Linear where the level's
+// (iteratively reweighted least squares), so that a row the α-β model cannot describe (a protocol switch
+// at one size) stays an outlier instead of pulling the rest. The rows that identify the latency are the
+// small ones: where those are what the model misses (on the emulated cluster, messages within the
+// shaper's burst pass unshaped), the latency cannot be recovered, and the residuals say so.
+// Every row is then simulated again at the fitted values, for the residuals. Linear where the level's
 // messages do not change which of them is on the critical path; the residuals show where they do.
 //
 // Levels: "network" is the NIC (network.nic_latency_s, nic_bandwidth_Bps); "node" is every node link
