@@ -559,6 +559,18 @@ CASES = [
           ("-b 0", ["-b", "0"], ["-b"]),
           ("a missing value", ["--nodes"], ["--nodes"]),
       ]],
+    *[Case(f"validate_calibration: {name}", ["{source}/analysis/validate_calibration", *flags, "--out", "{dir}/results"], expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--node", "2"], ["--node"]),
+          ("an unknown model", ["--models", "resnet50 resnet05"], ["--models", "resnet05"]),
+          ("an unknown algorithm", ["--algorithms", "ring rnig"], ["--algorithms", "rnig"]),
+          ("-n 1: no jitter to fit", ["-n", "1"], ["-n"]),
+          ("an unknown gradient type", ["--gradients", "fp8"], ["--gradients"]),
+          ("an unknown host compute", ["--host-compute", "spin"], ["--host-compute"]),
+          ("a rate without a unit", ["--rate", "100"], ["--rate"]),
+          ("a missing value", ["--models"], ["--models"]),
+          ("--calibrate-only with nothing measured", ["--calibrate-only"], ["--calibrate-only", "measure first"]),
+      ]],
     *[Case(f"cluster: {name}", ["{source}/runtime/emulated_cluster/cluster", *flags], expect)
       for name, flags, expect in [
           ("up with one node", ["up", "--nodes", "1"], ["--nodes"]),
