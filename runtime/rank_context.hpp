@@ -31,9 +31,9 @@ struct JobOptions {
   int ranks = 0;  // transports that run every rank in one process: how many
   // The MPI and NCCL jobs' watchdog, owned by the caller: every wait on other ranks is watched by it.
   SilenceWatchdog* watchdog = nullptr;
-  // Jobs on host memory: how their ranks' compute is reproduced. Only `ddlrun train` computes; a bench job
-  // never starts it, so either costs it nothing.
-  HostCompute hostCompute = HostCompute::Busy;
+  // Jobs on host memory: how their ranks' compute is reproduced. Only `ddlrun train` computes, and asks
+  // for what --host-compute says (busy by default); others keep the sleeping emulator, which has no thread.
+  HostCompute hostCompute = HostCompute::Sleep;
 };
 
 // Every rank of `world` calls it together before running `programs`: `transport` reserves every channel

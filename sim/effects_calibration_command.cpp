@@ -58,18 +58,16 @@ int run(const Arguments& args) {
                             "the measurements cannot identify it: " + fit.why + " (leave it out with --only)");
   }
 
-  std::printf("effects fitted from %zu measured point(s) of %zu file(s)\n", points.size(), args.measured.size());
-  std::printf("%-22s %14s %14s  %-8s %s\n", "effect", "fitted", "residual", "samples", "residual is");
   nlohmann::json& effects = scenario["effects"];
   if (!effects.is_object()) effects = nlohmann::json::object();
   std::string fitted;
+  std::vector<const FittedEffect*> printed;
   for (const FittedEffect& fit : fits) {
     if (std::find(keys.begin(), keys.end(), fit.key) == keys.end()) continue;
-    std::printf("%-22s %14.6g %14.3g  %-8d %s\n", fit.key.c_str(), *fit.value, fit.residual, fit.samples,
-                fit.residualMeaning.c_str());
     // The simulator's effects are never negative; a noisy estimate below zero is none.
     effects[fit.key] = std::max(0.0, *fit.value);
     fitted += (fitted.empty() ? "" : ", ") + fit.key;
+    printed.push_back(&fit);
   }
   // A fitted spread replaces a fleet's factors: the scenario may give one or the other.
   if (effects.contains("gpu_speed_spread")) effects.erase("gpu_time_factors");
@@ -81,8 +79,15 @@ int run(const Arguments& args) {
   if (scenario.contains("sources") && scenario["sources"].is_object() && scenario["sources"].contains("effects") &&
       scenario["sources"]["effects"].is_string())
     scenario["sources"]["effects"] = source + "; the others as before: " + scenario["sources"]["effects"].get<std::string>();
+  // What would be written loads (from where it would be written), before anything is printed: a fitted
+  // value outside an effect's range is bad input, with no partial output.
+  scenarioFromJson(scenario, args.out.empty() ? args.scenario : args.out);
+  std::printf("effects fitted from %zu measured point(s) of %zu file(s)\n", points.size(), args.measured.size());
+  std::printf("%-22s %14s %14s  %-8s %s\n", "effect", "fitted", "residual", "samples", "residual is");
+  for (const FittedEffect* fit : printed)
+    std::printf("%-22s %14.6g %14.3g  %-8d %s\n", fit->key.c_str(), *fit->value, fit->residual, fit->samples,
+                fit->residualMeaning.c_str());
   if (!args.out.empty()) {
-    scenarioFromJson(scenario, args.out);  // what is written loads, from where it is written
     writeOutput(args.out, [&](std::ostream& out) { out << scenario.dump(1) << "\n"; });
     std::printf("wrote %s\n", args.out.c_str());
   }

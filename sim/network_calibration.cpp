@@ -8,6 +8,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/limits.hpp"
 #include "sim/collective_simulation.hpp"
 #include "sim/fresh_process.hpp"
 #include "topologies/cluster.hpp"
@@ -67,6 +68,8 @@ std::vector<Row> rowsOf(const Topology& topology, const std::vector<MeasuredSwee
     } catch (const InvalidArgument& error) {
       throw InvalidArgument(at + ".algorithm", std::string("cannot be simulated: ") + error.what());
     }
+    if (sweep.ranks > kMaxRanks)
+      throw InvalidArgument(at + ".ranks", std::to_string(sweep.ranks) + " ranks: ddlsim simulates at most " + std::to_string(kMaxRanks));
     const int perHost = sweep.ranksPerHost > 0 ? sweep.ranksPerHost : topology.node.gpus;
     Topology hosts = withGpusPerNode(topology, std::min(perHost, sweep.ranks), at + ".ranks_per_host");
     const Cluster cluster(hosts, sweep.ranks, Placement::Packed);
@@ -79,7 +82,11 @@ std::vector<Row> rowsOf(const Topology& topology, const std::vector<MeasuredSwee
       if (!(row.result.seconds > 0))
         throw InvalidArgument(at + ".rows[" + std::to_string(i) + "].time_s", "a measured time must be positive");
       const CollectiveSpec spec{kind, sweep.ranks, row.count, elementBytes};
-      makeSchedule(*algorithm, spec, sweep.parameters);  // bad parameters fail here, before any simulation
+      try {
+        makeSchedule(*algorithm, spec, sweep.parameters);  // bad parameters fail here, before any simulation
+      } catch (const InvalidArgument& error) {
+        throw InvalidArgument(at + ".parameters", std::string("cannot be simulated: ") + error.what());
+      }
       rows.push_back({measured.file + " (" + sweep.label + ")", algorithm, sweep.parameters, spec, hosts, row.bytes, row.result.seconds});
     }
   }

@@ -53,27 +53,29 @@ int run(const Arguments& args) {
   std::vector<MeasuredSweep> sweeps;
   for (const std::string& file : args.measured) sweeps.push_back({file, collectiveSweepFromJson(readJsonFile(file), file)});
   const NetworkCalibration fit = calibrateLevel(topology, level, sweeps, args.jobs);
+  std::vector<double> errors;
+  for (const CalibratedRow& row : fit.rows) errors.push_back(std::abs(row.relativeError()));
+  std::sort(errors.begin(), errors.end());
+  const std::size_t n = errors.size();
+  const double medianError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  std::string files;
+  for (const std::string& file : args.measured) files += (files.empty() ? "" : ", ") + file;
+  char text[256];
+  std::snprintf(text, sizeof text, "latency %.6g s, bandwidth %.6g B/s: ddlsim calibrate network --level %s, median |error| %.2f%%, from ",
+                fit.latencySeconds, fit.bandwidthBps, args.level.c_str(), 100 * medianError);
+  const nlohmann::json file = calibratedFile(readJsonFile(path), level, fit, text + files + " (measured)");
+  // What would be written loads, before anything is printed: a fit outside a topology's ranges is bad
+  // input, with no partial output.
+  topologyFromJson(file, args.out.empty() ? path : args.out);
 
   std::printf("%s level of %s fitted from %zu sweep(s): latency %.4g s, bandwidth %.4g B/s\n", args.level.c_str(),
               topology.name.c_str(), sweeps.size(), fit.latencySeconds, fit.bandwidthBps);
   std::printf("%-48s %12s %14s %14s %8s\n", "sweep", "bytes", "measured s", "fitted s", "error");
-  std::vector<double> errors;
-  for (const CalibratedRow& row : fit.rows) {
+  for (const CalibratedRow& row : fit.rows)
     std::printf("%-48s %12lld %14.6g %14.6g %7.2f%%\n", row.sweep.c_str(), static_cast<long long>(row.bytes), row.measuredSeconds,
                 row.fittedSeconds, 100 * row.relativeError());
-    errors.push_back(std::abs(row.relativeError()));
-  }
-  std::sort(errors.begin(), errors.end());
-  std::printf("residuals: median |error| %.2f%%, max %.2f%% over %zu rows\n", 100 * errors[errors.size() / 2],
-              100 * errors.back(), errors.size());
+  std::printf("residuals: median |error| %.2f%%, max %.2f%% over %zu rows\n", 100 * medianError, 100 * errors.back(), n);
   if (!args.out.empty()) {
-    std::string files;
-    for (const std::string& file : args.measured) files += (files.empty() ? "" : ", ") + file;
-    char text[256];
-    std::snprintf(text, sizeof text, "latency %.6g s, bandwidth %.6g B/s: ddlsim calibrate network --level %s, median |error| %.2f%%, from ",
-                  fit.latencySeconds, fit.bandwidthBps, args.level.c_str(), 100 * errors[errors.size() / 2]);
-    const nlohmann::json file = calibratedFile(readJsonFile(path), level, fit, text + files + " (measured)");
-    topologyFromJson(file, args.out);  // what is written loads
     writeOutput(args.out, [&](std::ostream& out) { out << file.dump(1) << "\n"; });
     std::printf("wrote %s\n", args.out.c_str());
   }

@@ -1,9 +1,12 @@
 #include "algorithms/io/measured_effects_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ddl {

@@ -26,8 +26,13 @@ std::vector<const MeasuredEffects*> distinctJobs(const std::vector<MeasuredEffec
   return jobs;
 }
 
-// Compute that cannot be slowed by what runs beside it: its measured stretch is zero by construction.
-bool cannotSlowDown(const std::string& compute) { return compute == "sleep" || compute == "GPU timer kernels"; }
+// Compute that lasts its planned time by construction (a sleep, a GPU kernel waiting on a timer): nothing
+// beside it slows it, and it varies neither between iterations nor between ranks.
+bool lastsItsPlannedTime(const std::string& compute) { return compute == "sleep" || compute == "GPU timer kernels"; }
+
+constexpr const char* kPlannedTime =
+    "every point's compute was a sleep or a GPU timer kernel, which lasts its planned time by construction "
+    "(measure with ddlrun train --host-compute busy)";
 
 // A deviation pooled from `squares`, the sum of squared deviations times their degrees of freedom
 // (fit.samples, in all), with its standard error sigma / sqrt(2 dof); `why` where there are none.
@@ -44,7 +49,10 @@ FittedEffect pooledDeviation(FittedEffect fit, double squares, const char* why) 
 FittedEffect jitter(const std::vector<const MeasuredEffects*>& jobs) {
   FittedEffect fit{"compute_jitter", std::nullopt, 0, "standard error", 0, ""};
   double squares = 0;
+  bool measurable = false;
   for (const MeasuredEffects* job : jobs) {
+    if (lastsItsPlannedTime(job->compute)) continue;
+    measurable = true;
     if (job->iterations < 2) continue;
     for (int r = 0; r < job->ranks(); ++r) {
       const auto i = static_cast<std::size_t>(r);
@@ -54,19 +62,24 @@ FittedEffect jitter(const std::vector<const MeasuredEffects*>& jobs) {
       fit.samples += job->iterations - 1;
     }
   }
-  return pooledDeviation(std::move(fit), squares, "every job timed one iteration: a deviation needs two (ddlrun train -n 2 or more)");
+  return pooledDeviation(std::move(fit), squares,
+                         measurable ? "every job timed one iteration: a deviation needs two (ddlrun train -n 2 or more)" : kPlannedTime);
 }
 
 FittedEffect spread(const std::vector<const MeasuredEffects*>& jobs) {
   FittedEffect fit{"gpu_speed_spread", std::nullopt, 0, "standard error", 0, ""};
   double squares = 0;
+  bool measurable = false;
   for (const MeasuredEffects* job : jobs) {
+    if (lastsItsPlannedTime(job->compute)) continue;
+    measurable = true;
     const std::optional<double> estimate = job->gpuSpeedSpread();
     if (!estimate) continue;
     squares += *estimate * *estimate * (job->ranks() - 1);
     fit.samples += job->ranks() - 1;
   }
-  return pooledDeviation(std::move(fit), squares, "no job had two ranks and two timed iterations: a spread between ranks needs both");
+  return pooledDeviation(std::move(fit), squares,
+                         measurable ? "no job had two ranks and two timed iterations: a spread between ranks needs both" : kPlannedTime);
 }
 
 FittedEffect slowdown(const std::vector<MeasuredEffects>& points) {
@@ -74,7 +87,7 @@ FittedEffect slowdown(const std::vector<MeasuredEffects>& points) {
   double stretch = 0, overlap = 0, compute = 0;
   std::vector<const MeasuredEffects*> used;
   for (const MeasuredEffects& point : points) {
-    if (cannotSlowDown(point.compute)) continue;
+    if (lastsItsPlannedTime(point.compute)) continue;
     used.push_back(&point);
     for (int r = 0; r < point.ranks(); ++r) {
       const auto i = static_cast<std::size_t>(r);
@@ -85,8 +98,7 @@ FittedEffect slowdown(const std::vector<MeasuredEffects>& points) {
     }
   }
   if (used.empty()) {
-    fit.why = "every point's compute was a sleep or a GPU timer kernel, which nothing beside it can slow down "
-              "(measure with ddlrun train --host-compute busy)";
+    fit.why = kPlannedTime;
     return fit;
   }
   if (overlap < 0.01 * compute) {
@@ -117,11 +129,14 @@ FittedEffect slowdown(const std::vector<MeasuredEffects>& points) {
 FittedEffect overhead(const std::vector<MeasuredEffects>& points) {
   FittedEffect fit{"allreduce_overhead_s", std::nullopt, 0, "median absolute deviation", 0, ""};
   std::vector<double> medians;
+  // One rank has nothing to allreduce, and the simulator charges it no overhead: what it measured is the
+  // runtime's empty call, not an allreduce's overhead.
   for (const MeasuredEffects& point : points)
-    medians.insert(medians.end(), point.allreduceOverheadSeconds.begin(), point.allreduceOverheadSeconds.end());
+    if (point.ranks() > 1)
+      medians.insert(medians.end(), point.allreduceOverheadSeconds.begin(), point.allreduceOverheadSeconds.end());
   fit.samples = static_cast<int>(medians.size());
   if (medians.empty()) {
-    fit.why = "no point ran an allreduce";
+    fit.why = "no point of two or more ranks ran an allreduce";
     return fit;
   }
   fit.value = median(medians);

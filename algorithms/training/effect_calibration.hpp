@@ -6,9 +6,11 @@
 //   (weighted by degrees of freedom, n - 1 per rank); a job's figures count once, though each of its
 //   points repeats them;
 // - gpu_speed_spread: each job's between-rank estimate, pooled over jobs (weighted by ranks - 1);
-// - overlap_slowdown: one s for every point, s = sum D / (sum A - sum D) over all ranks of all points, from
-//   compute that can slow down (busy host cores; a sleep or a GPU timer kernel cannot);
-// - allreduce_overhead_s: the median of every rank's median over every point.
+// - overlap_slowdown: one s for every point, s = sum D / (sum A - sum D) over all ranks of all points;
+// - allreduce_overhead_s: the median of every rank's median over every point of two or more ranks (the
+//   simulator charges one GPU none).
+// The first three only from compute that can vary (busy host cores): a sleep or a GPU timer kernel lasts
+// its planned time by construction.
 //
 // Each comes with its residual: what the fit leaves unexplained, in the parameter's unit (the standard
 // error of a deviation; for the slowdown, the root mean square of each point's unexplained stretch over

@@ -11,7 +11,8 @@
 //   what the within-rank noise puts there (sigma_w^2 / n), over the mean (one-way analysis of variance);
 // - overlap_slowdown s: compute runs at 1/(1+s) while its rank's allreduce runs, so A seconds of overlap
 //   stretch it by A s/(1+s); pooled over ranks, s = D / (A - D) for a total stretch D over a total overlap A;
-// - allreduce_overhead_s: the median over ranks of each rank's median per-allreduce time outside transfers.
+// - allreduce_overhead_s: the median over ranks of each rank's median (over iterations) of the mean time
+//   an allreduce spent outside transfers and reductions.
 
 #include <optional>
 #include <string>
@@ -24,7 +25,9 @@ struct RankEffectSamples {
   std::vector<double> computeAlone;       // forward and backward with nothing else running, per iteration (s)
   std::vector<double> computeOverlapped;  // the same pass in training iterations, beside the allreduces (s)
   std::vector<double> overlap;            // per training iteration: how long compute and an allreduce both ran (s)
-  std::vector<double> allreduceOverhead;  // per allreduce: the time it took outside transfers and reductions (s)
+  // Per training iteration: the mean over its allreduces of each one's time outside transfers and
+  // reductions, from when it could start (s).
+  std::vector<double> allreduceOverhead;
 };
 
 struct MeasuredEffects {

@@ -43,6 +43,11 @@ void BusyHostComputeEmulator::spend(std::int64_t units) {
 }
 
 void BusyHostComputeEmulator::calibrate() {
+  {
+    // The arrays are the worker's while it computes: calibrate once the last start has finished.
+    std::unique_lock lock(mutex_);
+    phaseEnded_.wait(lock, [&] { return nextPhase_ == phaseUnits_.size(); });
+  }
   std::int64_t units = 64;
   auto seconds = [&](std::int64_t n) {
     const Clock::time_point from = Clock::now();

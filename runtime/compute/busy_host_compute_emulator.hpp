@@ -23,8 +23,9 @@ class BusyHostComputeEmulator final : public ComputeEmulator {
   BusyHostComputeEmulator(const BusyHostComputeEmulator&) = delete;
   BusyHostComputeEmulator& operator=(const BusyHostComputeEmulator&) = delete;
 
-  // Times the work on the calling thread: the median rate of five runs of at least 20 ms. A start before
-  // any calibrate calibrates first.
+  // Times the work on the calling thread, once the last start's phases have finished: the unit count is
+  // doubled until one run takes 20 ms, and the rate is the median of five runs of that count. A start
+  // before any calibrate calibrates first.
   void calibrate() override;
   // Waits for the last start's phases to finish first, if they have not.
   void start(const std::vector<double>& phaseSeconds) override;

@@ -13,7 +13,7 @@ namespace ddl {
 
 class HostEngine final : public InProcessEngine {
  public:
-  explicit HostEngine(HostCompute compute = HostCompute::Busy) : compute_(compute) {}
+  explicit HostEngine(HostCompute compute = HostCompute::Sleep) : compute_(compute) {}
   std::string name() const override { return "threads"; }
   std::shared_ptr<Completion> copy(Rank, Rank, Channel, void* destination, const void* source, std::size_t bytes) override {
     std::memcpy(destination, source, bytes);

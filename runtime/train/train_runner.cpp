@@ -130,16 +130,17 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     const std::string group = algorithm.description(algorithmOptions) + " at " + std::to_string(ranks) + " GPUs, measured";
     const double computeStart = since(start);
     context.compute.start(phases);
-    double bucketFullAt = 0;  // since start, as the emulated compute's phases were planned to end
     double lastAllreduceEnd = 0;
     std::vector<std::pair<double, double>> allreduces;  // this iteration's, since start
     double overhead = 0;
     for (std::size_t b = 0; b < buckets; ++b) {
       context.compute.waitForPhase(b);  // the backward pass has produced this bucket's gradients
-      bucketFullAt += phases[b];
+      const double bucketFullAt = computeStart + context.compute.phaseEnd(b);  // since start, as it ended
       // With Horovod's cycles the allreduce starts at the tick after the bucket was full (at once if the
-      // last allreduce ran past it), as the simulator starts it; one rank waits for none.
-      const double tick = ranks > 1 && plan.cycleSeconds() > 0 ? plan.nextTick(bucketFullAt) : 0;
+      // last allreduce ran past it), as the simulator starts it, its ticks counted from forward's start;
+      // one rank waits for none.
+      const double tick =
+          ranks > 1 && plan.cycleSeconds() > 0 ? computeStart + plan.nextTick(bucketFullAt - computeStart) : 0;
       if (tick > since(start))
         std::this_thread::sleep_until(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(tick)));
       freezeIfAsked("compute", rank);
@@ -151,7 +152,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       allreduces.emplace_back(bucketStart, bucketEnd);
       // The allreduce could start once its gradients were there, the tick had come and the last one was
       // done; what it took beyond its transfers and reductions from then is the runtime's overhead.
-      const double ready = std::max({computeStart + context.compute.phaseEnd(b), tick, lastAllreduceEnd});
+      const double ready = std::max({bucketFullAt, tick, lastAllreduceEnd});
       overhead += std::max(0.0, secondsAt(start, runner.lastRun().firstPost) - ready) +
                   std::max(0.0, bucketEnd - secondsAt(start, runner.lastRun().lastCompletion));
       lastAllreduceEnd = bucketEnd;

@@ -79,7 +79,17 @@ TEST(EffectCalibration, WhatNoPointCanIdentifyIsRefusedWithTheReason) {
     EXPECT_FALSE(fitted(fits, key).value) << key;
     EXPECT_FALSE(fitted(fits, key).why.empty()) << key;
   }
-  EXPECT_NE(fitted(fits, "overlap_slowdown").why.find("--host-compute busy"), std::string::npos);
+  for (const char* key : {"compute_jitter", "gpu_speed_spread", "overlap_slowdown"})
+    EXPECT_NE(fitted(fits, key).why.find("--host-compute busy"), std::string::npos) << key;
+  // Sleeping compute of many ranks and iterations still varies by construction not at all.
+  const std::vector<FittedEffect> asleep = fitEffects({point(4, 0.1, 0, 0.05, 0, 1e-5, "sleep", 5)});
+  EXPECT_FALSE(fitted(asleep, "compute_jitter").value);
+  EXPECT_FALSE(fitted(asleep, "gpu_speed_spread").value);
+  EXPECT_DOUBLE_EQ(*fitted(asleep, "allreduce_overhead_s").value, 1e-5);
+  // One rank's overhead is an empty call's: the simulator charges one GPU none, and so does the fit.
+  EXPECT_FALSE(fitted(fits, "allreduce_overhead_s").value);
+  EXPECT_DOUBLE_EQ(*fitted(fitEffects({point(1, 0.1, 0, 0, 0, 9e-5), point(2, 0.1, 0, 0.05, 0.01, 2e-5)}), "allreduce_overhead_s").value,
+                   2e-5);
   // Busy compute with no overlap to speak of, or stretched beyond what its overlap explains.
   EXPECT_FALSE(fitted(fitEffects({point(2, 0.1, 0, 0.0001, 0, 1e-5)}), "overlap_slowdown").value);
   EXPECT_FALSE(fitted(fitEffects({point(2, 0.1, 0, 0.01, 0.02, 1e-5)}), "overlap_slowdown").value);

@@ -36,6 +36,12 @@ TEST(MeasuredEffects, SpreadIsTheBetweenRankDeviationLessTheWithinRankNoise) {
   // Ranks alike, each noisy: what the means differ by is the noise's, so no static spread at all.
   const MeasuredEffects noisy = summarizeEffects({alternating(0.1, 0.05, 4), alternating(0.1, 0.05, 4)}, "sleep");
   EXPECT_EQ(*noisy.gpuSpeedSpread(), 0);
+  // Ranks 2% apart and noisy: the noise's share of the between-rank variance, sigma_w^2 / n, comes off.
+  const MeasuredEffects both = summarizeEffects({alternating(0.099, 0.01, 4), alternating(0.101, 0.01, 4)}, "busy host cores");
+  const double between = 0.002 * 0.002 / 2;  // the sample variance of 0.099 and 0.101
+  const double within = (std::pow(0.099 * 0.01, 2) + std::pow(0.101 * 0.01, 2)) / 2 * 4 / 3;
+  EXPECT_NEAR(*both.gpuSpeedSpread(), std::sqrt(between - within / 4) / 0.1, 1e-12);
+  EXPECT_LT(*both.gpuSpeedSpread(), std::sqrt(between) / 0.1 - 1e-4) << "the correction was applied";
 }
 
 TEST(MeasuredEffects, SlowdownInvertsTheSimulatorsStretchOfOverlappedCompute) {

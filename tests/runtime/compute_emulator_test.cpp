@@ -36,8 +36,9 @@ TEST(HostCompute, BusyPhasesOccupyACoreForTheirLength) {
   BusyHostComputeEmulator compute;
   const double cpu = runPhases(compute);
   EXPECT_GT(compute.unitsPerSecond(), 0);
-  // 60 ms of work: at least half of it on the CPU clock, whatever else the machine runs.
-  EXPECT_GE(cpu, 0.03) << "busy compute took " << cpu << " s of CPU";
+  // 60 ms of work as calibrated: on a core of its own, 60 ms of CPU; where the calibration shared the core,
+  // as much less as it got. A sixth of it even so: a sleep takes none.
+  EXPECT_GE(cpu, 0.01) << "busy compute took " << cpu << " s of CPU";
   EXPECT_EQ(compute.description(), "busy host cores");
 }
 
