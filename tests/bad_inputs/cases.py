@@ -571,6 +571,18 @@ CASES = [
           ("a missing value", ["--models"], ["--models"]),
           ("--calibrate-only with nothing measured", ["--calibrate-only"], ["--calibrate-only", "measure first"]),
       ]],
+    *[Case(f"bench_simulator: {name}", ["{python}", "{source}/analysis/bench_simulator", *flags, "--out", "{dir}/results"], expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--rank", "4"], ["--rank"]),
+          ("a rank count of one", ["--ranks", "1"], ["--ranks"]),
+          ("a rank count that is no number", ["--ranks", "four"], ["--ranks"]),
+          ("no rank count", ["--ranks", ""], ["--ranks"]),
+          ("a size without whole elements", ["--bytes", "10"], ["--bytes"]),
+          ("a size that is no size", ["--bytes", "100Q"], ["--bytes"]),
+          ("an unknown topology", ["--ranks", "4", "--topology", "nowhere"], ["nowhere"]),
+          ("an unknown algorithm", ["--ranks", "4", "--algorithm", "rnig"], ["rnig"]),
+          ("an SMPI algorithm that is no name", ["--smpi-algorithm", "lr;rm"], ["--smpi-algorithm"]),
+      ]],
     *[Case(f"cluster: {name}", ["{source}/runtime/emulated_cluster/cluster", *flags], expect)
       for name, flags, expect in [
           ("up with one node", ["up", "--nodes", "1"], ["--nodes"]),
