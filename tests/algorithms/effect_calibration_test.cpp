@@ -67,7 +67,8 @@ TEST(EffectCalibration, SpreadPoolsEachJobsBetweenRankEstimate) {
   const MeasuredEffects job = point(3, 0.1, 0, 0.05, 0.01, 1e-5);
   const double expected = *job.gpuSpeedSpread();
   EXPECT_GT(expected, 0.009);
-  const FittedEffect& spread = fitted(fitEffects({job}), "gpu_speed_spread");
+  const std::vector<FittedEffect> fits = fitEffects({job});
+  const FittedEffect& spread = fitted(fits, "gpu_speed_spread");
   EXPECT_NEAR(*spread.value, expected, 1e-12);
   EXPECT_EQ(spread.samples, 2);
 }
