@@ -48,7 +48,8 @@ class ScenarioErrors : public ::testing::Test {
     json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/minsky-p100-ib-edr.json";
     json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
     edit(json);
-    const std::string path = testing::TempDir() + "/scenario.json";
+    // One file per test: ctest runs the tests of this fixture side by side, and a shared one raced (seen in CI).
+    const std::string path = testing::TempDir() + "/scenario-" + ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json";
     std::ofstream(path) << json.dump();
     try {
       loadScenario(path);
