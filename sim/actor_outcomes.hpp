@@ -7,6 +7,7 @@
 
 #include "common/rank.hpp"
 #include "sim/simulation_error.hpp"
+#include "sim/stuck_ranks.hpp"
 
 namespace ddl {
 
@@ -38,13 +39,12 @@ class ActorOutcomes {
   // Throws SimulationError unless every rank finished and SimGrid saw no deadlock.
   void check(bool ranToTheEnd) const {
     if (!failure_.empty()) throw SimulationError("simulation failed: " + failure_);
-    std::string waiting;
-    int count = 0;
+    std::vector<Rank> waiting;
     for (std::size_t rank = 0; rank < finished_.size(); ++rank)
-      if (!finished_[rank] && count++ < 8) waiting += (waiting.empty() ? "" : ", ") + std::to_string(rank);
-    if (!ranToTheEnd || count > 0)
-      throw SimulationError("simulation stopped with " + std::to_string(count) + " ranks waiting forever (ranks " +
-                            waiting + (count > 8 ? ", ..." : "") + "): the schedule deadlocks on this platform");
+      if (!finished_[rank]) waiting.push_back(static_cast<Rank>(rank));
+    if (!ranToTheEnd && waiting.empty())
+      throw SimulationError("simulation stopped with actors waiting forever: the schedule deadlocks on this platform");
+    throwIfStuck(waiting);
   }
 
  private:

@@ -6,12 +6,10 @@
 #include <vector>
 
 #include "sim/network_model.hpp"
+#include "sim/platform_constants.hpp"
 
 namespace ddl {
 namespace {
-
-// What SimGrid takes for a link without limit (it cannot represent an infinite bandwidth).
-constexpr double kUnlimitedBandwidth = 1e30;
 
 const char* policyOf(LinkSharing sharing) {
   switch (sharing) {

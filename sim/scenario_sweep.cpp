@@ -11,6 +11,7 @@
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 
+#include "sim/engine_choice.hpp"
 #include "sim/fresh_process.hpp"
 #include "sim/iteration_simulation.hpp"
 #include "sim/simulation_error.hpp"
@@ -150,6 +151,7 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   results.run = describeRun("ddlsim", "simulated");
+  results.run.engine = std::string(toString(SimulationEngine::Message));  // iterations run on SimGrid alone today
   results.run.computeScale = computeScale;
   results.run.precision = plan.workload().gradientPrecision;
   results.run.computePrecision = plan.workload().computePrecision;

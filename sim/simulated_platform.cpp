@@ -1,6 +1,7 @@
 #include "sim/simulated_platform.hpp"
 
 #include "sim/network_model.hpp"
+#include "sim/platform_constants.hpp"
 
 #include <cmath>
 
@@ -10,12 +11,6 @@ namespace ddl {
 namespace sg4 = simgrid::s4u;
 
 namespace {
-
-// Enough cores that compute and every concurrent reduction of a GPU run side by side without sharing one:
-// the GPU's reductions cost γ per byte each, as in the α-β-γ model.
-constexpr int kCoresPerGpu = 1024;
-// SimGrid cannot represent an infinite bandwidth; a link of no cost per byte gets this instead.
-constexpr double kUnlimitedBandwidth = 1e30;
 
 // Set by SimGrid when the actors still running all wait for each other; cleared before each run.
 bool deadlockDetected = false;

@@ -15,14 +15,14 @@
 #include <simgrid/s4u.hpp>
 
 #include "algorithms/schedule/step.hpp"
+#include "sim/platform_constants.hpp"
 #include "topologies/platform_description.hpp"
 
 namespace ddl {
 
 class SimulatedPlatform {
  public:
-  // Host speed is arbitrary: compute is expressed in seconds and converted with it.
-  static constexpr double kHostSpeed = 1e12;
+  static constexpr double kHostSpeed = ddl::kHostSpeed;
 
   explicit SimulatedPlatform(const PlatformDescription& description);
   // A SimGrid engine configured as ddlscale configures it, for code that builds its own platform.

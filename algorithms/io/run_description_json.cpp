@@ -18,6 +18,7 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
   if (run.precision) json["precision"] = *run.precision;
   if (run.computePrecision) json["compute_precision"] = *run.computePrecision;
   if (run.fusion) json["fusion"] = *run.fusion;
+  if (run.engine) json["engine"] = *run.engine;
   if (!run.effects.empty()) {
     for (const auto& [key, value] : run.effects) {
       // The seed is an integer, which the reader, refusing 1.0 where an integer belongs, reads back.
@@ -35,7 +36,7 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
 RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::json& json) {
   reader.object(json);
   reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision", "compute_precision",
-                          "fusion", "effects"});
+                          "fusion", "engine", "effects"});
   RunDescription run;
   run.tool = reader.stringAt(json, "tool");
   run.version = reader.stringAt(json, "version");
@@ -47,6 +48,10 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "fusion")) {
     run.fusion = reader.stringAt(json, "fusion");
     if (!fusionPolicyNamed(*run.fusion)) reader.at("fusion").fail("'" + *run.fusion + "' is not size, ddp, horovod or per-layer");
+  }
+  if (reader.has(json, "engine")) {
+    run.engine = reader.stringAt(json, "engine");
+    if (*run.engine != "message" && *run.engine != "step") reader.at("engine").fail("'" + *run.engine + "' is not message or step");
   }
   if (reader.has(json, "effects")) {
     const JsonReader at = reader.at("effects");

@@ -332,6 +332,7 @@ CASES = [
     *[Case(f"ddlsim collective: {name}", [SIM, "collective", "--topology", "minsky-p100-ib-edr", "--out", "{out}", *flags], expect)
       for name, flags, expect in [
           ("--gpus 0", ["--algorithm", "ring", "--gpus", "0"], ["--gpus"]),
+          ("--engine fast", ["--algorithm", "ring", "--gpus", "4", "--engine", "fast"], ["--engine", "auto, message or step"]),
           ("--schedule of a missing file", ["--schedule", "{dir}/none.json"], ["--schedule"]),
           ("--schedule and --algorithm", ["--schedule", "{source}/tests/fuzz/corpus/schedule_reader/ring-4.json",
                                           "--algorithm", "ring"], ["--algorithm", "--schedule"]),

@@ -577,7 +577,7 @@ RESULT_OBJECTS = {"results": ("scaling_points", "collection", "point", "collecti
 # though the schemas leave run, hosts, ranks_per_host, parameters and label optional for the files written before.
 WRITTEN_WHERE_THEY_APPLY = {
     "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
-    "compute_precision": "scaling points",
+    "compute_precision": "scaling points", "engine": "ddlsim",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
     "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range",
     "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
@@ -936,11 +936,11 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
     # and transport)
     WRITERS = {
         "ddlsim SCENARIO": ("results", ["{ddlsim}", "{scenario}", "--json", "--out", "{out}"],
-                            {"topology", "compute_scale", "precision", "compute_precision"}, ("ddlsim", "simulated")),
+                            {"topology", "compute_scale", "precision", "compute_precision", "engine"}, ("ddlsim", "simulated")),
         "ddlsim collective": ("collective-sweep",
                               ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
                                "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],
-                              set(), ("ddlsim", "simulated")),
+                              {"engine"}, ("ddlsim", "simulated")),
         "ddlrun bench, threads": ("collective-sweep",
                                   ["{ddlrun}", "bench", "--transport", "threads", "--ranks", "4", "--algorithm", "ring",
                                    "-b", "1K", "-e", "64K", "--json", "--out", "{out}"],

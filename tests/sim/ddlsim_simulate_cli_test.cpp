@@ -198,3 +198,33 @@ TEST_F(DdlsimSimulate, ExportsAPlatformFileAndDescribesRoutes) {
 
 }  // namespace
 }  // namespace ddl::testing
+
+namespace ddl::testing {
+namespace {
+
+// --engine: each engine says it simulated the sweep, auto takes the step engine where the two agree and the
+// message engine where they are not known to, and both give one answer.
+TEST_F(DdlsimRun, CollectiveSaysWhichEngineSimulatedIt) {
+  auto run = [&](const std::string& flags) {
+    const Result result = ddlsim("collective --topology dgx-h100-ndr --gpus 16 -b 1M -e 4M --json " + flags);
+    EXPECT_EQ(result.exitCode, 0) << flags << ": " << result.err;
+    return result.exitCode == 0 ? nlohmann::json::parse(result.out) : nlohmann::json::object();
+  };
+  const nlohmann::json message = run("--algorithm ring --engine message");
+  const nlohmann::json step = run("--algorithm ring --engine step");
+  ASSERT_TRUE(message.contains("rows") && step.contains("rows"));
+  EXPECT_EQ(message["run"]["engine"], "message");
+  EXPECT_EQ(step["run"]["engine"], "step");
+  ASSERT_EQ(step["rows"].size(), message["rows"].size());
+  for (std::size_t i = 0; i < step["rows"].size(); ++i)
+    EXPECT_NEAR(step["rows"][i]["time_s"].get<double>(), message["rows"][i]["time_s"].get<double>(),
+                1e-4 * message["rows"][i]["time_s"].get<double>());
+  EXPECT_EQ(run("--algorithm ring")["run"]["engine"], "step");
+  EXPECT_EQ(run("--algorithm double-binary-tree")["run"]["engine"], "message");
+  EXPECT_EQ(run("--algorithm hierarchical --ranks-per-node 8 --inner double-binary-tree")["run"]["engine"], "message");
+  const Result text = ddlsim("collective --topology dgx-h100-ndr --gpus 16 --algorithm ring --engine step");
+  EXPECT_NE(text.out.find("simulated by the step engine"), std::string::npos) << text.out;
+}
+
+}  // namespace
+}  // namespace ddl::testing

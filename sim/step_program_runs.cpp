@@ -1,0 +1,110 @@
+#include "sim/step_program_runs.hpp"
+
+#include <stdexcept>
+
+namespace ddl::step {
+namespace {
+
+// What an activity's tag says it is: a message (its slot), or a rank's reduction (rank and step).
+constexpr std::uint64_t kReduction = std::uint64_t{1} << 63;
+
+std::uint64_t mailboxKey(Rank from, Rank to, Channel channel) {
+  return (static_cast<std::uint64_t>(from) << 40) | (static_cast<std::uint64_t>(to) << 16) | static_cast<std::uint16_t>(channel);
+}
+
+}  // namespace
+
+ProgramRuns::ProgramRuns(StepPlatform& platform, int elementBytes, Owner& owner)
+    : platform_(platform), simulation_(platform.simulation()), elementBytes_(elementBytes), owner_(owner),
+      executions_(static_cast<std::size_t>(platform.ranks())) {}
+
+void ProgramRuns::start(const Program& program) {
+  std::unique_ptr<ProgramExecution>& execution = executions_[static_cast<std::size_t>(program.rank())];
+  if (execution) throw std::logic_error("a rank started a program before its last one ended");
+  execution = std::make_unique<ProgramExecution>(program);
+  execution->start(actions_);
+  perform(program.rank());
+  finishIfDone(program.rank());
+}
+
+// Performs actions_, which `rank`'s execution has just appended.
+void ProgramRuns::perform(Rank rank) {
+  std::vector<ProgramExecution::Action> actions;
+  actions.swap(actions_);
+  const Program& program = executions_[static_cast<std::size_t>(rank)]->program();
+  for (const ProgramExecution::Action& action : actions) {
+    const Step& step = program.step(action.step);
+    if (action.kind == ProgramExecution::ActionKind::Reduce) {
+      const double bytes = static_cast<double>(step.range.count) * elementBytes_;
+      const std::uint64_t tag = kReduction | (static_cast<std::uint64_t>(rank) << 32) | static_cast<std::uint32_t>(action.step);
+      if (const StepRoute* memory = platform_.reductionRoute(rank)) {
+        simulation_.start(bytes * platform_.reductionBytesPerByte(rank), memory->latency, memory->resources, memory->weight,
+                          memory->bound, this, tag);
+      } else {
+        const FluidSimulation::ResourceId host[] = {platform_.host(rank)};
+        simulation_.start(bytes * platform_.description().reduceSecondsPerByte(rank), 0, host, 1, 1, this, tag);
+      }
+    } else if (step.sends()) {
+      Mailbox& mailbox = mailboxes_[mailboxKey(rank, step.peer, step.channel)];
+      mailbox.sends.push_back({rank, action.step});
+      match(mailbox);
+    } else {
+      Mailbox& mailbox = mailboxes_[mailboxKey(step.peer, rank, step.channel)];
+      mailbox.receives.push_back({rank, action.step});
+      match(mailbox);
+    }
+  }
+  actions.clear();
+  actions_.swap(actions);  // keeps the capacity
+}
+
+void ProgramRuns::match(Mailbox& mailbox) {
+  while (!mailbox.sends.empty() && !mailbox.receives.empty()) {
+    const Message message{mailbox.sends.front(), mailbox.receives.front()};
+    mailbox.sends.pop_front();
+    mailbox.receives.pop_front();
+    std::uint32_t slot;
+    if (freeMessages_.empty()) {
+      slot = static_cast<std::uint32_t>(messages_.size());
+      messages_.push_back(message);
+    } else {
+      slot = freeMessages_.back();
+      freeMessages_.pop_back();
+      messages_[slot] = message;
+    }
+    const Step& step = executions_[static_cast<std::size_t>(message.sender.rank)]->program().step(message.sender.step);
+    const StepRoute& route = platform_.route(message.sender.rank, message.receiver.rank);
+    simulation_.start(static_cast<double>(step.range.count) * elementBytes_, route.latency, route.resources, route.weight,
+                      route.bound, this, slot);
+  }
+}
+
+void ProgramRuns::ended(std::uint64_t tag) {
+  if (tag & kReduction) {
+    const auto rank = static_cast<Rank>((tag & ~kReduction) >> 32);
+    const auto step = static_cast<StepIndex>(tag & 0xffffffffu);
+    executions_[static_cast<std::size_t>(rank)]->reduced(step, actions_);
+    perform(rank);
+    finishIfDone(rank);
+    return;
+  }
+  const Message message = messages_[static_cast<std::size_t>(tag)];
+  freeMessages_.push_back(static_cast<std::uint32_t>(tag));
+  transferred(message.sender);
+  transferred(message.receiver);
+}
+
+void ProgramRuns::transferred(const Posted& side) {
+  executions_[static_cast<std::size_t>(side.rank)]->transferred(side.step, actions_);
+  perform(side.rank);
+  finishIfDone(side.rank);
+}
+
+void ProgramRuns::finishIfDone(Rank rank) {
+  std::unique_ptr<ProgramExecution>& execution = executions_[static_cast<std::size_t>(rank)];
+  if (!execution || !execution->finished()) return;
+  execution.reset();
+  owner_.programEnded(rank);
+}
+
+}  // namespace ddl::step
