@@ -8,6 +8,7 @@ when the frozen rank says it freezes and stops when mpirun returns. No process o
     frozen_rank_test.py MPIRUN DDLRUN SOURCE_DIR
 """
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -42,6 +43,17 @@ def bench(label):
 def train(label):
     return ["train", os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), "--compute-scale", "0.01", "-n", "2",
             "-w", "0", "--timeout-s", str(TIMEOUT_S), "--configuration", label]
+
+
+def ended_with(job, status):
+    """Whether `job` ended with `status`. Open MPI 4.1's mpirun sometimes crashes in its own teardown
+    (PMIx_server_finalize, measured here about one run in four of bench frozen at finalize) after a rank called
+    MPI_Abort with ddlrun's status while another rank is stopped: the status is then mpirun's SIGSEGV, and the
+    abort with ddlrun's status is in the job's output, which is what is held to."""
+    if job.status == status:
+        return True
+    return (job.status == -signal.SIGSEGV and f"with errorcode {status}." in job.text
+            and "PMIx_server_finalize" in job.text)
 
 
 class Job:
@@ -85,7 +97,7 @@ class FrozenRankEndsTheJob(unittest.TestCase):
         job = Job(command(label), f"{point}:{rank}:{mode}")
         context = f"{' '.join(command(label)[:1])} frozen at {point} (rank {rank}, {mode}):\n{job.text}"
         self.assertIsNotNone(job.frozen_at, "the rank never reached the point: " + context)
-        self.assertEqual(job.status, status, context)
+        self.assertTrue(ended_with(job, status), f"status {job.status}, not {status}: " + context)
         self.assertLessEqual(job.seconds_after_freezing(), TIMEOUT_S + ALLOWANCE_S, context)
         self.assertIn(expected, job.text, context)
         print(f"{command.__name__} frozen at {point} (rank {rank}, {mode}): status {job.status}, "
