@@ -13,9 +13,7 @@
 #include "common/invalid_argument.hpp"
 #include "algorithms/io/algorithm_flags.hpp"
 #include "algorithms/io/schedule_file.hpp"
-#include "sim/collective_simulation.hpp"
-#include "sim/engine_choice.hpp"
-#include "sim/step_collective.hpp"
+#include "sim/simulate_on.hpp"
 #include "sim/human_units.hpp"
 #include "sim/simulation_memory.hpp"
 #include "sim/topology_flags.hpp"
@@ -81,7 +79,7 @@ int run(Arguments& args) {
   const AlgorithmDefinition* algorithm = file ? nullptr : &args.algorithm.algorithm();
   const CollectiveKind kind = file ? file->spec().kind : args.algorithm.collective();
   const AlgorithmOptions options = file ? AlgorithmOptions{} : args.algorithm.options();
-  const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"), algorithm, options);
+  const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
   // Bad options, and a case too large for this machine, fail before any output.
   const Schedule largest =
       file ? *file : args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
@@ -107,8 +105,7 @@ int run(Arguments& args) {
   for (std::int64_t bytes : sizes) {
     const Schedule schedule =
         file ? *file : makeSchedule(*algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
-    const double seconds = engine == SimulationEngine::Step ? step::simulateCollective(schedule, cluster, args.runs).seconds
-                                                            : simulateCollective(schedule, cluster, args.runs).seconds;
+    const double seconds = simulateCollectiveOn(engine, schedule, cluster, args.runs).seconds;
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
@@ -165,10 +162,7 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
-  command->add_option("--engine", args->engine,
-                      "auto, message (SimGrid: an actor per rank, the reference) or step (the same rules and sharing in "
-                      "one event loop, faster); auto takes step wherever the two are known to agree (sim/README.md)")
-      ->capture_default_str();
+  command->add_option("--engine", args->engine, kEngineHelp)->capture_default_str();
   command->footer(
       "algbw is bytes / time; busbw is algbw times nccl-tests' bus factor (allreduce 2(n-1)/n, reduce-scatter and\n"
       "all-gather (n-1)/n). Every rank starts together; SimGrid models contention on every link of the routes.\n"

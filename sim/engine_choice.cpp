@@ -13,11 +13,8 @@ EngineChoice engineChoiceNamed(std::string_view name, const std::string& field) 
 
 std::string_view toString(SimulationEngine engine) { return engine == SimulationEngine::Step ? "step" : "message"; }
 
-SimulationEngine chooseEngine(EngineChoice choice, const AlgorithmDefinition* algorithm, const AlgorithmOptions& options) {
-  if (choice == EngineChoice::Message) return SimulationEngine::Message;
-  if (choice == EngineChoice::Step) return SimulationEngine::Step;
-  const bool knownToAgree = algorithm && algorithm->name != "double-binary-tree" && options.inner.value_or("") != "double-binary-tree";
-  return knownToAgree ? SimulationEngine::Step : SimulationEngine::Message;
+SimulationEngine chooseEngine(EngineChoice choice) {
+  return choice == EngineChoice::Message ? SimulationEngine::Message : SimulationEngine::Step;
 }
 
 }  // namespace ddl

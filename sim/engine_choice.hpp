@@ -1,17 +1,13 @@
 #pragma once
-// Which engine simulates a collective (--engine auto|message|step):
+// Which engine simulates (--engine auto|message|step):
 //
 // - message: the reference, SimGrid itself, one actor per rank and one SimGrid communication per message;
-// - step: sim/step_*.hpp over sim/fluid, the same per-rank rules over the same sharing equations in one event loop, without
-//   actors (measured 4x faster on a 100 MB ring; agreement: tests/sim/step_engine_test.cpp);
-// - auto: step, except where the two are not yet known to agree: the double binary tree (alone or as an
-//   inner allreduce) and schedules read from files: contention made the tree differ by up to 4.5% at 8
-//   to 16 ranks (sim/fluid/README.md), which take the message engine.
+// - step: sim/step_*.hpp over sim/fluid, the same per-rank rules over the same sharing equations in one
+//   event loop, without actors (agreement: tests/sim/step_engine_test.cpp; speed: sim/fluid/README.md);
+// - auto: the step engine, which runs everything the message engine does.
 
 #include <string>
 #include <string_view>
-
-#include "algorithms/collectives/algorithm.hpp"
 
 namespace ddl {
 
@@ -21,8 +17,11 @@ enum class EngineChoice { Auto, Message, Step };
 // "auto", "message" or "step"; throws InvalidArgument(`field`, ...) for anything else.
 EngineChoice engineChoiceNamed(std::string_view name, const std::string& field);
 std::string_view toString(SimulationEngine engine);
+SimulationEngine chooseEngine(EngineChoice choice);
 
-// The engine `choice` gives `algorithm` (null: a schedule file) with `options`.
-SimulationEngine chooseEngine(EngineChoice choice, const AlgorithmDefinition* algorithm, const AlgorithmOptions& options);
+// The --engine option's help, alike in every command that has it.
+inline constexpr const char* kEngineHelp =
+    "auto, message (SimGrid: an actor per rank, the reference) or step (the same rules and sharing in one event loop, "
+    "faster; auto)";
 
 }  // namespace ddl

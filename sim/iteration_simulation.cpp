@@ -38,6 +38,24 @@ CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpu
   return measured;
 }
 
+IterationSimulation summarizeIterations(const IterationRecord& record, const IterationPlan& plan, int gpus) {
+  const std::vector<GradientBucket>& buckets = plan.buckets();
+  const int iterations = record.iterations;
+  IterationSimulation result;
+  result.iterations = iterations;
+  result.iterationSeconds = (*std::max_element(record.end.begin(), record.end.end()) - record.start) / iterations;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    double seconds = 0;
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+      const std::size_t at = static_cast<std::size_t>(iteration) * buckets.size() + b;
+      seconds += (record.bucketEnd[at] - record.bucketStart[at]) / iterations;
+    }
+    result.allreduces.push_back(
+        allreduceMeasurement(static_cast<double>(buckets[b].elements.count) * plan.workload().elementBytes, seconds, gpus));
+  }
+  return result;
+}
+
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
                                       const AlgorithmOptions& options, const PlatformDescription& platform,
                                       const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
@@ -154,19 +172,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   outcomes.check(simulated.run());
 
   if (timeline) timeline->spans.insert(timeline->spans.end(), spans.begin(), spans.end());
-  IterationSimulation result;
-  result.iterations = iterations;
-  result.iterationSeconds = (*std::max_element(end.begin(), end.end()) - start) / iterations;
-  for (std::size_t b = 0; b < bucketCount; ++b) {
-    double seconds = 0;
-    for (int iteration = 0; iteration < iterations; ++iteration) {
-      const std::size_t at = static_cast<std::size_t>(iteration) * bucketCount + b;
-      seconds += (bucketEnd[at] - bucketStart[at]) / iterations;
-    }
-    result.allreduces.push_back(
-        allreduceMeasurement(static_cast<double>(buckets[b].elements.count) * workload.elementBytes, seconds, gpus));
-  }
-  return result;
+  return summarizeIterations({start, iterations, std::move(end), std::move(bucketStart), std::move(bucketEnd)}, plan, gpus);
 }
 
 }  // namespace ddl

@@ -29,6 +29,17 @@ struct IterationSimulation {
 // An allreduce of `bytes` over `gpus` GPUs that took `seconds`, with its algbw and busbw.
 CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus);
 
+// What both engines record of `iterations` back to back, from `start`: each rank's end, and per iteration
+// and bucket (iteration-major) the first start and the last end of its allreduce over the ranks.
+struct IterationRecord {
+  double start = 0;
+  int iterations = 1;
+  std::vector<double> end;
+  std::vector<double> bucketStart;
+  std::vector<double> bucketEnd;
+};
+IterationSimulation summarizeIterations(const IterationRecord& record, const IterationPlan& plan, int gpus);
+
 // Throws SimulationError if the simulation cannot run to its end. With `timeline`, every rank's compute
 // phases and bucket allreduces of the first iteration are appended to it under `group`.
 IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,

@@ -18,6 +18,7 @@
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
+#include "sim/engine_choice.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
 #include "sim/scaling_plot.hpp"
@@ -41,6 +42,7 @@ struct Arguments {
   double computeScale = 1;
   bool range = false;
   int jobs = defaultJobs();
+  std::string engine = "auto";
 };
 
 // How the buckets were formed: "ddp: the first at 1.0 MiB, then 26.2 MB".
@@ -140,6 +142,7 @@ void writeCsv(std::ostream& out, const ScalingResults& results) {
 
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
+  const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
   const Scenario scenario = loadScenario(args.scenario);
   const double bytesPerSimulation = requireScenarioMemory(scenario, args.computeScale);
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
@@ -157,7 +160,7 @@ int run(const Arguments& args) {
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
-  }, args.computeScale, args.range, jobs);
+  }, args.computeScale, args.range, jobs, engine);
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -169,7 +172,7 @@ int run(const Arguments& args) {
     }
   });
   if (!args.trace.empty()) {
-    const IterationTimeline timeline = traceScenarioPoint(scenario, tracedEntry, tracedGpus, args.computeScale);
+    const IterationTimeline timeline = traceScenarioPoint(scenario, tracedEntry, tracedGpus, args.computeScale, engine);
     writeOutput(args.trace, [&](std::ostream& out) { out << chromeTrace(timeline).dump() << "\n"; });
   }
   if (plotter) {
@@ -211,6 +214,7 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
                  "where this machine's memory would not hold them); the output is the same bytes whatever it is")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
+  app.add_option("--engine", args->engine, kEngineHelp)->capture_default_str();
   app.add_flag("--range", args->range,
                "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "
                "the optimistic end of its documented range (ddlsim effects), and report the efficiency between them");

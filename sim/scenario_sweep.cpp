@@ -11,7 +11,7 @@
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 
-#include "sim/engine_choice.hpp"
+#include "sim/simulate_on.hpp"
 #include "sim/fresh_process.hpp"
 #include "sim/iteration_simulation.hpp"
 #include "sim/simulation_error.hpp"
@@ -70,26 +70,29 @@ struct PointTasks {
 };
 
 PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, const IterationPlan& plan,
-                         const ScenarioAlgorithm& choice, int gpus, const std::vector<IterationEffects>& effects) {
+                         const ScenarioAlgorithm& choice, int gpus, const std::vector<IterationEffects>& effects,
+                         SimulationEngine engine) {
   PointTasks point{&choice, gpus, tasks.size(), 0};
   const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
   const AlgorithmDefinition* algorithm = &findAlgorithm(CollectiveKind::Allreduce, choice.name);
-  tasks.push_back([&scenario, &plan, algorithm, options, gpus, central = effects.front()] {
+  tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, central = effects.front()] {
     const IterationSimulation iteration =
-        simulateIteration(plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), central);
+        simulateIterationOn(engine, plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), central);
     std::vector<double> values{iteration.iterationSeconds};
     for (const CollectiveMeasurement& allreduce : iteration.allreduces) values.push_back(allreduce.seconds);
     return values;
   });
   // The bandwidth part of the exposed communication is what is left with no latency anywhere.
-  tasks.push_back([&scenario, &plan, algorithm, options, gpus, central = effects.front()] {
+  tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, central = effects.front()] {
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
-    return std::vector<double>{simulateIteration(plan, *algorithm, options, PlatformWithoutLatency(cluster), central).iterationSeconds};
+    return std::vector<double>{
+        simulateIterationOn(engine, plan, *algorithm, options, PlatformWithoutLatency(cluster), central).iterationSeconds};
   });
   for (std::size_t end = 1; end < effects.size(); ++end)
-    tasks.push_back([&scenario, &plan, algorithm, options, gpus, atEnd = effects[end]] {
-      return std::vector<double>{
-          simulateIteration(plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), atEnd).iterationSeconds};
+    tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, atEnd = effects[end]] {
+      return std::vector<double>{simulateIterationOn(engine, plan, *algorithm, options,
+                                                     Cluster(scenario.topology, gpus, scenario.placement), atEnd)
+                                     .iterationSeconds};
     });
   point.count = tasks.size() - point.first;
   return point;
@@ -145,13 +148,13 @@ void describeEffects(const Scenario& scenario, RunDescription& run) {
 }  // namespace
 
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange,
-                                int jobs) {
+                                int jobs, SimulationEngine engine) {
   if (effectRange && scenario.sourcedEffects.empty())
     throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
   ScalingResults results = emptyResults(scenario, "ddlsim");
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   results.run = describeRun("ddlsim", "simulated");
-  results.run.engine = std::string(toString(SimulationEngine::Message));  // iterations run on SimGrid alone today
+  results.run.engine = std::string(toString(engine));
   results.run.computeScale = computeScale;
   results.run.precision = plan.workload().gradientPrecision;
   results.run.computePrecision = plan.workload().computePrecision;
@@ -177,12 +180,12 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
     std::string baseline;
     if (baselineGpus > 1) {
       baseline = scenario.labelFor(choice, baselineGpus);
-      if (!baselines.count(baseline)) baselines.emplace(baseline, addPointTasks(tasks, scenario, plan, choice, baselineGpus, effects));
+      if (!baselines.count(baseline)) baselines.emplace(baseline, addPointTasks(tasks, scenario, plan, choice, baselineGpus, effects, engine));
     }
     for (int gpus : scenario.gpuCounts) {
       if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
       listed.push_back({gpus == baselineGpus && baselineGpus > 1 ? baselines.at(baseline)
-                                                                 : addPointTasks(tasks, scenario, plan, choice, gpus, effects),
+                                                                 : addPointTasks(tasks, scenario, plan, choice, gpus, effects, engine),
                         baseline});
     }
   }
@@ -222,15 +225,16 @@ ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& p
   return results;
 }
 
-IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale) {
+IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale,
+                                     SimulationEngine engine) {
   const ScenarioAlgorithm& choice = scenario.algorithms.at(algorithm);
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   IterationTimeline timeline;
   timeline.title = scenario.name + ": " + scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) +
                    " GPUs, predicted by ddlsim";
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
-  simulateIteration(plan, findAlgorithm(CollectiveKind::Allreduce, choice.name), scenario.optionsFor(choice, gpus), cluster,
-                    scenario.effects, &timeline, scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, predicted");
+  simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, choice.name), scenario.optionsFor(choice, gpus),
+                      cluster, scenario.effects, &timeline, scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, predicted");
   return timeline;
 }
 

@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "sim/engine_choice.hpp"
 #include "algorithms/training/iteration_timeline.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "scenarios/scenario.hpp"
@@ -29,12 +30,14 @@ int jobsThatFit(int jobs, double bytesPerSimulation);
 // naming --range if the scenario gives no effect as sourced.
 // The simulations run `jobs` at a time, each in a process of its own (sim/fresh_process.hpp): the results
 // are the same bytes whatever `jobs` is; progress comes in the order points finish.
+// `engine` simulates every iteration (sim/engine_choice.hpp), and run.engine says which.
 ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress = {}, double computeScale = 1,
-                                bool effectRange = false, int jobs = 1);
+                                bool effectRange = false, int jobs = 1, SimulationEngine engine = SimulationEngine::Step);
 
 // The point of scenario.algorithms[algorithm] at `gpus` GPUs, simulated again with every rank's timeline
 // (its first iteration). It runs in this process: in ddlsim, whose sweep runs every simulation in a child,
 // the first engine the process runs, so from the clock each point's simulation starts at, with its draws.
-IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale = 1);
+IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale = 1,
+                                     SimulationEngine engine = SimulationEngine::Step);
 
 }  // namespace ddl

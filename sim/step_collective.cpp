@@ -51,7 +51,7 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
   ranks.start();
   stepPlatform.simulation().run();
   throwIfStuck(ranks.unfinished());
-  return {*std::max_element(ranks.end().begin(), ranks.end().end()) / runs, schedule.spec().bytes()};
+  return {*std::max_element(ranks.end().begin(), ranks.end().end()) / runs, schedule.spec().bytes(), ranks.end()};
 }
 
 }  // namespace ddl::step

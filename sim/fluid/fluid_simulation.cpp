@@ -120,6 +120,9 @@ void FluidSimulation::rescheduleChanged() {
 }
 
 void FluidSimulation::run() {
+  // What was started before the first event shares from now on.
+  sharing_.solve(changed_);
+  rescheduleChanged();
   while (!events_.empty()) {
     now_ = events_.top().time;
     // Every event of this instant, including those its handlers schedule for it, before one solve.

@@ -1,0 +1,258 @@
+#include "sim/step_iteration.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "algorithms/collectives/registry.hpp"
+#include "sim/step_program_runs.hpp"
+#include "sim/stuck_ranks.hpp"
+
+namespace ddl::step {
+namespace {
+
+// Work no collective outlasts: the contention of a collective is cancelled when it ends.
+constexpr double kContentionSeconds = 1e6;
+
+// What an event of a rank is, in its tag's top byte; the rank is the rest.
+enum class Wake : std::uint64_t { ComputeDone = 1, IterationOverheadDone, TickCome, AllreduceOverheadDone };
+
+std::uint64_t tagOf(Wake wake, Rank rank) { return (static_cast<std::uint64_t>(wake) << 56) | static_cast<std::uint32_t>(rank); }
+
+class Iterations final : public ProgramRuns::Owner, public FluidSimulation::Listener {
+ public:
+  Iterations(const IterationPlan& plan, const std::vector<Schedule>& schedules, const IterationEffects& effects,
+             StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
+      : plan_(plan), schedules_(schedules), effects_(effects), platform_(platform), simulation_(platform.simulation()),
+        gpus_(platform.ranks()), iterations_(effects.iterationsFor(gpus_)), buckets_(plan.buckets().size()),
+        phases_(plan.computePhases()), allreduceOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0),
+        timeline_(timeline), group_(group), ranks_(static_cast<std::size_t>(gpus_)),
+        runs_(platform, plan.workload().elementBytes, *this) {
+    record_.iterations = iterations_;
+    record_.end.assign(static_cast<std::size_t>(gpus_), 0);
+    record_.bucketStart.assign(buckets_ * static_cast<std::size_t>(iterations_), std::numeric_limits<double>::infinity());
+    record_.bucketEnd.assign(buckets_ * static_cast<std::size_t>(iterations_), 0);
+    for (Rank rank = 0; rank < gpus_; ++rank) {
+      ranks_[static_cast<std::size_t>(rank)].gpuFactor = effects.gpuTimeFactor(gpus_, rank);
+      ranks_[static_cast<std::size_t>(rank)].bucketFullAt.assign(buckets_, 0);
+    }
+  }
+
+  void start() {
+    for (Rank rank = 0; rank < gpus_; ++rank) startIteration(rank);
+  }
+
+  IterationSimulation result() {
+    std::vector<Rank> waiting;
+    for (Rank rank = 0; rank < gpus_; ++rank)
+      if (!ranks_[static_cast<std::size_t>(rank)].finished) waiting.push_back(rank);
+    throwIfStuck(waiting);
+    if (timeline_) timeline_->spans.insert(timeline_->spans.end(), spans_.begin(), spans_.end());
+    return summarizeIterations(record_, plan_, gpus_);
+  }
+
+  void ended(std::uint64_t tag) override {
+    const auto rank = static_cast<Rank>(tag & 0xffffffffu);
+    switch (static_cast<Wake>(tag >> 56)) {
+      case Wake::ComputeDone: phaseDone(rank); break;
+      case Wake::IterationOverheadDone: beginForward(rank); break;
+      case Wake::TickCome: afterTick(rank); break;
+      case Wake::AllreduceOverheadDone: beginAllreduce(rank); break;
+    }
+  }
+
+  void programEnded(Rank rank) override {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    if (state.contention >= 0) simulation_.cancel(state.contention);
+    state.contention = -1;
+    state.program.reset();
+    const std::size_t b = state.bucket;
+    const std::size_t at = static_cast<std::size_t>(state.commIteration) * buckets_ + b;
+    record_.bucketEnd[at] = std::max(record_.bucketEnd[at], simulation_.now());
+    recordSpan(state.commIteration, rank, "allreduce",
+               bucketAllreduceName(b, static_cast<double>(plan_.buckets()[b].elements.count) * plan_.workload().elementBytes),
+               state.allreduceFrom);
+    state.communicating = false;
+    if (++state.bucket == buckets_) {
+      state.bucket = 0;
+      ++state.commIteration;
+      ++state.communicationDone;
+      if (state.waitsForCommunication) {
+        state.waitsForCommunication = false;
+        --state.communicationDone;
+        beginOptimizer(rank);
+      }
+    }
+    nextAllreduce(rank);
+  }
+
+ private:
+  struct RankState {
+    double gpuFactor = 1;
+    double factor = 1;
+    double iterationStart = 0;
+    std::vector<double> bucketFullAt;
+    // Compute: its iteration, and the phase running (0 .. buckets: backward phases; buckets + 1: the optimizer).
+    int iteration = 0;
+    std::size_t phase = 0;
+    double phaseFrom = 0;
+    bool waitsForCommunication = false;
+    bool finished = false;
+    // Communication: its iteration and bucket, and what the semaphores of the SimGrid engine count.
+    int commIteration = 0;
+    std::size_t bucket = 0;
+    int bucketsFull = 0;
+    int communicationDone = 0;
+    bool communicating = false;
+    double allreduceFrom = 0;
+    FluidSimulation::ActivityHandle contention = -1;
+    std::unique_ptr<Program> program;
+  };
+
+  void recordSpan(int iteration, Rank rank, const char* lane, std::string name, double from) {
+    if (timeline_ && iteration == 0) spans_.push_back({group_, rank, lane, std::move(name), from, simulation_.now()});
+  }
+
+  // Compute: forward and backward phase by phase, then (once the allreduces are done) the optimizer.
+  void startIteration(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    if (state.iteration == iterations_) {
+      state.finished = true;
+      record_.end[static_cast<std::size_t>(rank)] = simulation_.now();
+      return;
+    }
+    if (effects_.iterationOverheadSeconds > 0) {
+      simulation_.at(simulation_.now() + effects_.iterationOverheadSeconds, this, tagOf(Wake::IterationOverheadDone, rank));
+    } else {
+      beginForward(rank);
+    }
+  }
+
+  void beginForward(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    state.iterationStart = simulation_.now();
+    state.factor = state.gpuFactor * effects_.computeFactor(gpus_, state.iteration, rank);
+    state.phase = 0;
+    runPhase(rank);
+  }
+
+  // Starts the current phase's execution, or, for a phase of no time, ends it at once.
+  void runPhase(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    const double seconds = state.phase <= buckets_ ? phases_[state.phase] : plan_.workload().optimizerSeconds;
+    state.phaseFrom = simulation_.now();
+    if (seconds > 0) {
+      const FluidSimulation::ResourceId core[] = {platform_.computeHost(rank)};
+      simulation_.start(seconds * state.factor, 0, core, 1, 1, this, tagOf(Wake::ComputeDone, rank));
+    } else {
+      phaseDone(rank);
+    }
+  }
+
+  void phaseDone(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    const std::size_t phase = state.phase;
+    const double seconds = phase <= buckets_ ? phases_[phase] : plan_.workload().optimizerSeconds;
+    // As the SimGrid engine records them: backward phases of no time are no span; the optimizer always is.
+    if (seconds > 0 || phase > buckets_) recordSpan(state.iteration, rank, "compute", computePhaseName(phase, buckets_), state.phaseFrom);
+    if (phase < buckets_) {
+      state.bucketFullAt[phase] = simulation_.now();
+      ++state.bucketsFull;
+      nextAllreduce(rank);
+      ++state.phase;
+      runPhase(rank);
+    } else if (phase == buckets_) {
+      state.phase = buckets_ + 1;
+      if (state.communicationDone > 0) {
+        --state.communicationDone;
+        beginOptimizer(rank);
+      } else {
+        state.waitsForCommunication = true;
+      }
+    } else {
+      ++state.iteration;
+      startIteration(rank);
+    }
+  }
+
+  void beginOptimizer(Rank rank) {
+    ranks_[static_cast<std::size_t>(rank)].phase = buckets_ + 1;
+    runPhase(rank);
+  }
+
+  // Communication: the next bucket's allreduce once it is full, after Horovod's tick and the overhead.
+  void nextAllreduce(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    if (state.communicating || state.bucketsFull == 0 || state.commIteration == iterations_) return;
+    --state.bucketsFull;
+    state.communicating = true;
+    // With Horovod's cycles, a bucket full before the last allreduce ended starts at once; one GPU calls no
+    // allreduce and waits for no tick.
+    if (plan_.cycleSeconds() > 0 && gpus_ > 1) {
+      const double tick = state.iterationStart + plan_.nextTick(state.bucketFullAt[state.bucket] - state.iterationStart);
+      if (tick > simulation_.now()) {
+        simulation_.at(tick, this, tagOf(Wake::TickCome, rank));
+        return;
+      }
+    }
+    afterTick(rank);
+  }
+
+  void afterTick(Rank rank) {
+    if (allreduceOverhead_ > 0) {
+      simulation_.at(simulation_.now() + allreduceOverhead_, this, tagOf(Wake::AllreduceOverheadDone, rank));
+    } else {
+      beginAllreduce(rank);
+    }
+  }
+
+  void beginAllreduce(Rank rank) {
+    RankState& state = ranks_[static_cast<std::size_t>(rank)];
+    state.allreduceFrom = simulation_.now();
+    const std::size_t at = static_cast<std::size_t>(state.commIteration) * buckets_ + state.bucket;
+    record_.bucketStart[at] = std::min(record_.bucketStart[at], state.allreduceFrom);
+    if (effects_.overlapSlowdown > 0) {
+      const FluidSimulation::ResourceId core[] = {platform_.computeHost(rank)};
+      // Never ends before the collective: its listener is never called.
+      state.contention = simulation_.start(kContentionSeconds, 0, core, effects_.overlapSlowdown, 1, this, 0);
+    }
+    state.program = std::make_unique<Program>(schedules_[state.bucket].program(rank));
+    runs_.start(*state.program);
+  }
+
+  const IterationPlan& plan_;
+  const std::vector<Schedule>& schedules_;
+  const IterationEffects& effects_;
+  StepPlatform& platform_;
+  FluidSimulation& simulation_;
+  const int gpus_;
+  const int iterations_;
+  const std::size_t buckets_;
+  const std::vector<double> phases_;
+  const double allreduceOverhead_;
+  IterationTimeline* timeline_;
+  const std::string& group_;
+  std::vector<RankState> ranks_;
+  ProgramRuns runs_;
+  IterationRecord record_;
+  std::vector<TimelineSpan> spans_;
+};
+
+}  // namespace
+
+IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, const PlatformDescription& platform,
+                                      const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
+  const int gpus = platform.hosts();
+  std::vector<Schedule> schedules;
+  for (const GradientBucket& bucket : plan.buckets())
+    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, plan.workload().elementBytes},
+                                     options));
+  StepPlatform stepPlatform(platform);
+  Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
+  iterations.start();
+  stepPlatform.simulation().run();
+  return iterations.result();
+}
+
+}  // namespace ddl::step

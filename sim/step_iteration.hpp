@@ -1,0 +1,18 @@
+#pragma once
+// simulateIteration on the step engine: the compute and communication of every GPU as two state machines
+// per rank, doing what sim/iteration_simulation.cpp's two actors do, in the same order, over the same
+// equations (sim/step_platform.hpp): forward and backward as executions on the rank's one compute core,
+// a bucket's allreduce once it is full (and Horovod's tick has come, and the per-allreduce overhead is
+// slept), the optimizer after the last, and, while a rank's collective runs, an execution of priority s
+// on the same core, so that compute beside communication runs 1/(1+s) as fast.
+
+#include "sim/iteration_simulation.hpp"
+
+namespace ddl::step {
+
+IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, const PlatformDescription& platform,
+                                      const IterationEffects& effects = {}, IterationTimeline* timeline = nullptr,
+                                      const std::string& group = "");
+
+}  // namespace ddl::step
