@@ -213,6 +213,7 @@ CASES = [
     Case("ddlsim: --compute-scale -1", [SIM, "{source}/" + SCENARIO, "--compute-scale", "-1", "--out", "{out}"], ["--compute-scale"]),
     Case("ddlsim: --compute-scale 0", [SIM, "{source}/" + SCENARIO, "--compute-scale", "0", "--out", "{out}"], ["--compute-scale"]),
     Case("ddlsim: --compute-scale inf", [SIM, "{source}/" + SCENARIO, "--compute-scale", "inf", "--out", "{out}"], ["--compute-scale"]),
+    Case("ddlsim: --engine of another name", [SIM, "{source}/" + SCENARIO, "--engine", "smpi", "--out", "{out}"], ["--engine", "auto, message or step"]),
     Case("ddlsim: --out a directory", [SIM, "{source}/" + SCENARIO, "--out", "{dir}"], ["--out", "directory"]),
     Case("ddlsim: --out in a missing directory", [SIM, "{source}/" + SCENARIO, "--out", "{dir}/no/out.json"], ["--out", "no directory"]),
     Case("ddlsim: --csv and --json", [SIM, "{source}/" + SCENARIO, "--csv", "--json", "--out", "{out}"], ["--csv"]),
@@ -333,6 +334,7 @@ CASES = [
       for name, flags, expect in [
           ("--gpus 0", ["--algorithm", "ring", "--gpus", "0"], ["--gpus"]),
           ("--engine fast", ["--algorithm", "ring", "--gpus", "4", "--engine", "fast"], ["--engine", "auto, message or step"]),
+          ("--engine empty", ["--algorithm", "ring", "--gpus", "4", "--engine", ""], ["--engine"]),
           ("--schedule of a missing file", ["--schedule", "{dir}/none.json"], ["--schedule"]),
           ("--schedule and --algorithm", ["--schedule", "{source}/tests/fuzz/corpus/schedule_reader/ring-4.json",
                                           "--algorithm", "ring"], ["--algorithm", "--schedule"]),
@@ -583,6 +585,8 @@ CASES = [
           ("an unknown topology", ["--ranks", "4", "--topology", "nowhere"], ["nowhere"]),
           ("an unknown algorithm", ["--ranks", "4", "--algorithm", "rnig"], ["rnig"]),
           ("an SMPI algorithm that is no name", ["--smpi-algorithm", "lr;rm"], ["--smpi-algorithm"]),
+          ("an unknown engine", ["--engines", "message fluid"], ["--engines"]),
+          ("an engine twice", ["--engines", "step step"], ["--engines"]),
       ]],
     *[Case(f"cluster: {name}", ["{source}/runtime/emulated_cluster/cluster", *flags], expect)
       for name, flags, expect in [
