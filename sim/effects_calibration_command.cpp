@@ -71,8 +71,7 @@ int run(const Arguments& args) {
   }
   // A fitted spread replaces a fleet's factors: the scenario may give one or the other.
   if (effects.contains("gpu_speed_spread")) effects.erase("gpu_time_factors");
-  std::string files;
-  for (const std::string& file : args.measured) files += (files.empty() ? "" : ", ") + file;
+  const std::string files = measuredFilesListed(args.measured);
   const std::string source = "ddlsim calibrate effects: " + fitted + " fitted from " + files + " (measured)";
   effects["source"] = source;
   // The scenario's own account of its effects is no longer the whole story.

@@ -11,6 +11,7 @@
 
 #include "common/cli_checks.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/statistics.hpp"
 #include "common/json_reader.hpp"
 #include "common/output_file.hpp"
 #include "scenarios/scenario.hpp"
@@ -55,11 +56,8 @@ int run(const Arguments& args) {
   const NetworkCalibration fit = calibrateLevel(topology, level, sweeps, args.jobs);
   std::vector<double> errors;
   for (const CalibratedRow& row : fit.rows) errors.push_back(std::abs(row.relativeError()));
-  std::sort(errors.begin(), errors.end());
-  const std::size_t n = errors.size();
-  const double medianError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-  std::string files;
-  for (const std::string& file : args.measured) files += (files.empty() ? "" : ", ") + file;
+  const double medianError = median(errors);
+  const std::string files = measuredFilesListed(args.measured);
   char text[256];
   std::snprintf(text, sizeof text, "latency %.6g s, bandwidth %.6g B/s: ddlsim calibrate network --level %s, median |error| %.2f%%, from ",
                 fit.latencySeconds, fit.bandwidthBps, args.level.c_str(), 100 * medianError);
@@ -74,7 +72,7 @@ int run(const Arguments& args) {
   for (const CalibratedRow& row : fit.rows)
     std::printf("%-48s %12lld %14.6g %14.6g %7.2f%%\n", row.sweep.c_str(), static_cast<long long>(row.bytes), row.measuredSeconds,
                 row.fittedSeconds, 100 * row.relativeError());
-  std::printf("residuals: median |error| %.2f%%, max %.2f%% over %zu rows\n", 100 * medianError, 100 * errors.back(), n);
+  std::printf("residuals: median |error| %.2f%%, max %.2f%% over %zu rows\n", 100 * medianError, 100 * *std::max_element(errors.begin(), errors.end()), errors.size());
   if (!args.out.empty()) {
     writeOutput(args.out, [&](std::ostream& out) { out << file.dump(1) << "\n"; });
     std::printf("wrote %s\n", args.out.c_str());

@@ -4,14 +4,10 @@
 #include <cmath>
 #include <utility>
 
+#include "common/statistics.hpp"
+
 namespace ddl {
 namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 // The points of distinct jobs: those of one job repeat its compute-alone figures, measured once.
 std::vector<const MeasuredEffects*> distinctJobs(const std::vector<MeasuredEffects>& points) {

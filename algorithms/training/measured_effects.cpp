@@ -5,27 +5,10 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "common/statistics.hpp"
+
 namespace ddl {
 namespace {
-
-double mean(const std::vector<double>& values) {
-  return values.empty() ? 0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-// The sample standard deviation (n - 1); zero for fewer than two values.
-double deviation(const std::vector<double>& values) {
-  if (values.size() < 2) return 0;
-  const double m = mean(values);
-  double squares = 0;
-  for (double v : values) squares += (v - m) * (v - m);
-  return std::sqrt(squares / static_cast<double>(values.size() - 1));
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 double sum(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
 
@@ -44,7 +27,7 @@ std::optional<double> MeasuredEffects::gpuSpeedSpread() const {
   if (iterations < 2 || ranks() < 2) return std::nullopt;
   const double grand = mean(computeAloneSeconds);
   if (!(grand > 0)) return std::nullopt;
-  const double between = deviation(computeAloneSeconds);
+  const double between = sampleDeviation(computeAloneSeconds);
   double within = 0;  // the pooled within-rank variance
   for (double sd : computeAloneDeviationSeconds) within += sd * sd / ranks();
   return std::sqrt(std::max(0.0, between * between - within / iterations)) / grand;
@@ -81,7 +64,7 @@ MeasuredEffects summarizeEffects(const std::vector<RankEffectSamples>& ranks, co
     if (static_cast<int>(rank.computeAlone.size()) != effects.iterations)
       throw std::invalid_argument("ranks measured compute alone over different numbers of iterations");
     effects.computeAloneSeconds.push_back(mean(rank.computeAlone));
-    effects.computeAloneDeviationSeconds.push_back(deviation(rank.computeAlone));
+    effects.computeAloneDeviationSeconds.push_back(sampleDeviation(rank.computeAlone));
     effects.computeOverlappedSeconds.push_back(mean(rank.computeOverlapped));
     effects.overlapSeconds.push_back(mean(rank.overlap));
     if (!rank.allreduceOverhead.empty()) effects.allreduceOverheadSeconds.push_back(median(rank.allreduceOverhead));

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/statistics.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "common/output_file.hpp"
 #include "algorithms/io/results_json.hpp"
@@ -28,11 +29,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
-}
 
 struct Measured {
   ScalingPoint point;
@@ -205,12 +201,12 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   point.parameters = algorithmOptions;
   point.label = algorithm.description(algorithmOptions);
   point.batchPerGpu = scenario.batchPerGpu;
-  point.iterationSeconds = median(iterations);
+  point.iterationSeconds = upperMedian(iterations);
   point.computeSeconds = workload.computeSeconds();
   for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
     CollectiveMeasurement collective;
     collective.bytes = elementBytes * static_cast<double>(plan.buckets()[b].elements.count);
-    collective.seconds = world.maxOverRanks(median(bucketSeconds[b]));
+    collective.seconds = world.maxOverRanks(upperMedian(bucketSeconds[b]));
     collective.algbwBps = collective.seconds > 0 ? collective.bytes / collective.seconds : 0;
     collective.busbwBps = collective.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, ranks);
     point.collectives.push_back(collective);
@@ -220,11 +216,6 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
 
 // One line under the point's: the effects as ddlsim's scenario keys name them.
 void printMeasuredEffects(const MeasuredEffects& effects) {
-  auto mean = [](const std::vector<double>& values) {
-    double sum = 0;
-    for (double v : values) sum += v;
-    return values.empty() ? 0 : sum / static_cast<double>(values.size());
-  };
   auto estimate = [](const std::optional<double>& value, double unit, const char* format) {
     char text[32] = "-";
     if (value) std::snprintf(text, sizeof text, format, *value * unit);
