@@ -47,6 +47,11 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
     Resource& resource = resources_[static_cast<std::size_t>(r)];
     activity.slots.push_back(static_cast<std::int32_t>(resource.users.size()));
     resource.users.push_back(id);
+    if (bound > 0) {
+      resource.boundSum += bound;
+    } else {
+      ++resource.unboundedUsers;
+    }
     touched_.push_back(r);
   }
   if (resources.empty()) unconstrained_.push_back(id);
@@ -57,12 +62,18 @@ void FairSharing::remove(ActivityId id) {
   Activity& activity = activities_[static_cast<std::size_t>(id)];
   for (std::size_t i = 0; i < activity.resources.size(); ++i) {
     const ResourceId r = activity.resources[i];
-    std::vector<ActivityId>& users = resources_[static_cast<std::size_t>(r)].users;
+    Resource& resource = resources_[static_cast<std::size_t>(r)];
+    std::vector<ActivityId>& users = resource.users;
     const std::int32_t slot = activity.slots[i];
     const std::int32_t last = static_cast<std::int32_t>(users.size()) - 1;
     const ActivityId moved = users[static_cast<std::size_t>(last)];
     users[static_cast<std::size_t>(slot)] = moved;
     users.pop_back();
+    if (activity.bound > 0) {
+      resource.boundSum = users.empty() ? 0 : resource.boundSum - activity.bound;  // no rounding left behind
+    } else {
+      --resource.unboundedUsers;
+    }
     if (slot != last) {
       // The moved activity's record of where it sits in this resource (it may use a resource twice).
       Activity& other = activities_[static_cast<std::size_t>(moved)];
@@ -112,7 +123,7 @@ void FairSharing::component(std::vector<ResourceId>& resources, std::vector<Acti
       activities.push_back(id);
       for (ResourceId r : activity.resources) {
         Resource& resource = resources_[static_cast<std::size_t>(r)];
-        if (resource.visited == stamp_) continue;
+        if (resource.visited == stamp_ || slack(resource)) continue;
         resource.visited = stamp_;
         resources.push_back(r);
       }
@@ -126,6 +137,7 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
   std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> candidates;
   for (ResourceId r : resources) {
     Resource& resource = resources_[static_cast<std::size_t>(r)];
+    if (slack(resource)) continue;
     resource.remaining = resource.capacity;
     resource.weight = 0;
     resource.unfixed = 0;
@@ -136,6 +148,7 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
     activity.fixed = false;
     for (ResourceId r : activity.resources) {
       Resource& resource = resources_[static_cast<std::size_t>(r)];
+      if (slack(resource)) continue;
       resource.weight += activity.weight;
       ++resource.unfixed;
     }
@@ -143,7 +156,7 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
   }
   for (ResourceId r : resources) {
     const Resource& resource = resources_[static_cast<std::size_t>(r)];
-    if (resource.unfixed > 0) candidates.push({resource.remaining / resource.weight, r, resource.version, false});
+    if (!slack(resource) && resource.unfixed > 0) candidates.push({resource.remaining / resource.weight, r, resource.version, false});
   }
 
   auto fix = [&](ActivityId id, double rate) {
@@ -155,6 +168,7 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
     }
     for (ResourceId r : activity.resources) {
       Resource& resource = resources_[static_cast<std::size_t>(r)];
+      if (slack(resource)) continue;
       resource.remaining -= rate;
       resource.weight -= activity.weight;
       --resource.unfixed;

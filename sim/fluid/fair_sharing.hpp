@@ -9,6 +9,10 @@
 //   to it through shared resources (SimGrid's selective update), not the whole platform.
 //
 // In SimGrid terms the weight is 1 / the variable's sharing penalty and every consumption weight is 1.
+//
+// A resource that all its users' bounds together cannot fill is slack: it never limits anyone, so the
+// solve neither couples its users through it nor looks at it (a PCIe link under one NIC's messages). That
+// changes no rate, only what is solved together.
 
 #include <cstdint>
 #include <span>
@@ -34,6 +38,8 @@ class FairSharing {
   struct Resource {
     double capacity = 0;
     std::vector<ActivityId> users;
+    double boundSum = 0;            // of the users with a bound
+    std::int32_t unboundedUsers = 0;
     // Scratch of a solve.
     double remaining = 0;
     double weight = 0;  // the unfixed users' total
@@ -53,6 +59,10 @@ class FairSharing {
     std::uint32_t visited = 0;
   };
 
+  bool slack(const Resource& resource) const {
+    // A margin, so that rounding in boundSum never makes a resource filled to the brim look slack.
+    return resource.unboundedUsers == 0 && resource.boundSum <= resource.capacity * (1 - 1e-9);
+  }
   void component(std::vector<ResourceId>& resources, std::vector<ActivityId>& activities);
   void fill(const std::vector<ResourceId>& resources, const std::vector<ActivityId>& activities, std::vector<ActivityId>& changed);
 

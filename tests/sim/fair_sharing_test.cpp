@@ -1,0 +1,114 @@
+// FairSharing against the definition of weighted max-min fairness, computed here the slow way: raise one
+// level λ for every unfixed activity (rate λ·w), stop at the first resource that fills or bound that is
+// reached, fix what it limits, go on. On random systems of resources and activities, with bounds, slack
+// resources and activities that come and go, the incremental solver gives the same rates.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "sim/fluid/fair_sharing.hpp"
+
+namespace ddl {
+namespace {
+
+using fluid::FairSharing;
+
+struct Activity {
+  std::vector<int> resources;
+  double weight;
+  double bound;  // < 0: none
+};
+
+// Progressive filling by its definition, over every activity at once.
+std::vector<double> maxMinRates(const std::vector<double>& capacity, const std::vector<Activity>& activities) {
+  std::vector<double> rate(activities.size(), 0);
+  std::vector<bool> fixed(activities.size(), false);
+  std::vector<double> remaining = capacity;
+  for (std::size_t round = 0; round < activities.size(); ++round) {
+    double level = std::numeric_limits<double>::infinity();
+    for (std::size_t r = 0; r < capacity.size(); ++r) {
+      double weight = 0;
+      for (std::size_t a = 0; a < activities.size(); ++a)
+        if (!fixed[a]) weight += activities[a].weight * static_cast<double>(std::count(activities[a].resources.begin(), activities[a].resources.end(), static_cast<int>(r)));
+      if (weight > 0) level = std::min(level, remaining[r] / weight);
+    }
+    for (std::size_t a = 0; a < activities.size(); ++a)
+      if (!fixed[a] && activities[a].bound > 0) level = std::min(level, activities[a].bound / activities[a].weight);
+    if (!std::isfinite(level)) break;
+    // Fix every activity limited at this level: by its bound, or through a resource it fills.
+    std::vector<std::size_t> limited;
+    for (std::size_t a = 0; a < activities.size(); ++a) {
+      if (fixed[a]) continue;
+      bool atLimit = activities[a].bound > 0 && activities[a].bound / activities[a].weight <= level * (1 + 1e-12);
+      for (int r : activities[a].resources) {
+        double weight = 0;
+        for (std::size_t b = 0; b < activities.size(); ++b)
+          if (!fixed[b]) weight += activities[b].weight * static_cast<double>(std::count(activities[b].resources.begin(), activities[b].resources.end(), r));
+        if (remaining[static_cast<std::size_t>(r)] / weight <= level * (1 + 1e-12)) atLimit = true;
+      }
+      if (atLimit) limited.push_back(a);
+    }
+    for (std::size_t a : limited) {
+      fixed[a] = true;
+      rate[a] = activities[a].bound > 0 ? std::min(level * activities[a].weight, activities[a].bound) : level * activities[a].weight;
+      for (int r : activities[a].resources) remaining[static_cast<std::size_t>(r)] -= rate[a];
+    }
+  }
+  return rate;
+}
+
+TEST(FairSharing, GivesTheWeightedMaxMinRatesOfRandomSystemsAsActivitiesComeAndGo) {
+  std::mt19937_64 random(20261202);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int resources = 1 + static_cast<int>(random() % 8);
+    std::vector<double> capacity;
+    FairSharing sharing;
+    for (int r = 0; r < resources; ++r) {
+      // Some so large that no set of bounds fills them: slack, which the solver must see through.
+      capacity.push_back(random() % 4 == 0 ? 1e6 : 1 + static_cast<double>(random() % 100));
+      sharing.addResource(capacity.back());
+    }
+    std::map<FairSharing::ActivityId, Activity> alive;
+    std::vector<FairSharing::ActivityId> changed;
+    for (int event = 0; event < 12; ++event) {
+      if (!alive.empty() && random() % 3 == 0) {
+        auto it = std::next(alive.begin(), static_cast<long>(random() % alive.size()));
+        sharing.remove(it->first);
+        alive.erase(it);
+      } else {
+        Activity activity;
+        const int uses = 1 + static_cast<int>(random() % 3);
+        for (int i = 0; i < uses; ++i) activity.resources.push_back(static_cast<int>(random() % static_cast<unsigned>(resources)));
+        activity.weight = random() % 2 ? 1 : 0.25 + static_cast<double>(random() % 8);
+        activity.bound = random() % 3 == 0 ? -1 : 0.5 + static_cast<double>(random() % 50);
+        alive[sharing.add(activity.resources, activity.weight, activity.bound)] = activity;
+      }
+      sharing.solve(changed);
+      std::vector<Activity> listed;
+      for (const auto& [id, activity] : alive) listed.push_back(activity);
+      const std::vector<double> expected = maxMinRates(capacity, listed);
+      std::size_t i = 0;
+      for (const auto& [id, activity] : alive) {
+        EXPECT_NEAR(sharing.rate(id), expected[i], 1e-9 * std::max(1.0, expected[i])) << "trial " << trial << ", event " << event;
+        ++i;
+      }
+    }
+  }
+}
+
+TEST(FairSharing, RefusesWhatHasNoRate) {
+  FairSharing sharing;
+  EXPECT_THROW(sharing.addResource(0), std::invalid_argument);
+  const FairSharing::ResourceId link = sharing.addResource(1);
+  const FairSharing::ResourceId links[] = {link};
+  EXPECT_THROW(sharing.add(links, 0, -1), std::invalid_argument);
+  EXPECT_THROW(sharing.add({}, 1, -1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ddl
