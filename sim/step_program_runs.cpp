@@ -16,12 +16,25 @@ std::uint64_t mailboxKey(Rank from, Rank to, Channel channel) {
 
 ProgramRuns::ProgramRuns(StepPlatform& platform, int elementBytes, Owner& owner)
     : platform_(platform), simulation_(platform.simulation()), elementBytes_(elementBytes), owner_(owner),
-      executions_(static_cast<std::size_t>(platform.ranks())) {}
+      executions_(static_cast<std::size_t>(platform.ranks())), streamMailboxes_(static_cast<std::size_t>(platform.ranks())) {}
+
+ProgramRuns::Mailbox& ProgramRuns::mailboxFor(Rank from, Rank to, Channel channel) {
+  Mailbox& mailbox = mailboxes_[mailboxKey(from, to, channel)];  // unordered_map: the reference stays valid
+  if (!mailbox.route) mailbox.route = &platform_.route(from, to);
+  return mailbox;
+}
 
 void ProgramRuns::start(const Program& program) {
   std::unique_ptr<ProgramExecution>& execution = executions_[static_cast<std::size_t>(program.rank())];
   if (execution) throw std::logic_error("a rank started a program before its last one ended");
   execution = std::make_unique<ProgramExecution>(program);
+  std::vector<Mailbox*>& streams = streamMailboxes_[static_cast<std::size_t>(program.rank())];
+  streams.clear();
+  for (int stream = 0; stream < program.streamCount(); ++stream) {
+    const StreamKey& key = program.streamKey(stream);
+    streams.push_back(key.sending ? &mailboxFor(program.rank(), key.peer, key.channel)
+                                  : &mailboxFor(key.peer, program.rank(), key.channel));
+  }
   execution->start(actions_);
   perform(program.rank());
   finishIfDone(program.rank());
@@ -44,13 +57,9 @@ void ProgramRuns::perform(Rank rank) {
         const FluidSimulation::ResourceId host[] = {platform_.host(rank)};
         simulation_.start(bytes * platform_.description().reduceSecondsPerByte(rank), 0, host, 1, 1, this, tag);
       }
-    } else if (step.sends()) {
-      Mailbox& mailbox = mailboxes_[mailboxKey(rank, step.peer, step.channel)];
-      mailbox.sends.push_back({rank, action.step});
-      match(mailbox);
     } else {
-      Mailbox& mailbox = mailboxes_[mailboxKey(step.peer, rank, step.channel)];
-      mailbox.receives.push_back({rank, action.step});
+      Mailbox& mailbox = *streamMailboxes_[static_cast<std::size_t>(rank)][static_cast<std::size_t>(step.stream)];
+      (step.sends() ? mailbox.sends : mailbox.receives).push_back({rank, action.step});
       match(mailbox);
     }
   }
@@ -73,7 +82,7 @@ void ProgramRuns::match(Mailbox& mailbox) {
       messages_[slot] = message;
     }
     const Step& step = executions_[static_cast<std::size_t>(message.sender.rank)]->program().step(message.sender.step);
-    const StepRoute& route = platform_.route(message.sender.rank, message.receiver.rank);
+    const StepRoute& route = *mailbox.route;
     simulation_.start(static_cast<double>(step.range.count) * elementBytes_, route.latency, route.resources, route.weight,
                       route.bound, this, slot);
   }

@@ -41,6 +41,7 @@ class ProgramRuns final : public FluidSimulation::Listener {
   struct Mailbox {
     std::deque<Posted> sends;
     std::deque<Posted> receives;
+    const StepRoute* route = nullptr;  // from its sender to its receiver
   };
   struct Message {
     Posted sender;
@@ -48,6 +49,7 @@ class ProgramRuns final : public FluidSimulation::Listener {
   };
 
   void perform(Rank rank);
+  Mailbox& mailboxFor(Rank from, Rank to, Channel channel);
   void match(Mailbox& mailbox);
   void transferred(const Posted& side);
   void finishIfDone(Rank rank);
@@ -57,6 +59,8 @@ class ProgramRuns final : public FluidSimulation::Listener {
   int elementBytes_;
   Owner& owner_;
   std::vector<std::unique_ptr<ProgramExecution>> executions_;
+  // Per rank, the mailbox of each stream of its running program, found once per run rather than per message.
+  std::vector<std::vector<Mailbox*>> streamMailboxes_;
   std::vector<ProgramExecution::Action> actions_;
   std::unordered_map<std::uint64_t, Mailbox> mailboxes_;
   std::vector<Message> messages_;

@@ -1,6 +1,7 @@
 #include "sim/fluid/fair_sharing.hpp"
 
-#include <queue>
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 namespace ddl::fluid {
@@ -134,7 +135,13 @@ void FairSharing::component(std::vector<ResourceId>& resources, std::vector<Acti
 // Progressive filling of one component.
 void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vector<ActivityId>& activities,
                        std::vector<ActivityId>& changed) {
-  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> candidates;
+  // A min-heap, its storage kept from one fill to the next: there are millions, most of a few activities.
+  static thread_local std::vector<Candidate> candidates;
+  candidates.clear();
+  auto push = [](const Candidate& candidate) {
+    candidates.push_back(candidate);
+    std::push_heap(candidates.begin(), candidates.end(), std::greater<>{});
+  };
   for (ResourceId r : resources) {
     Resource& resource = resources_[static_cast<std::size_t>(r)];
     if (slack(resource)) continue;
@@ -152,11 +159,11 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
       resource.weight += activity.weight;
       ++resource.unfixed;
     }
-    if (activity.bound > 0) candidates.push({activity.bound / activity.weight, id, 0, true});
+    if (activity.bound > 0) push({activity.bound / activity.weight, id, 0, true});
   }
   for (ResourceId r : resources) {
     const Resource& resource = resources_[static_cast<std::size_t>(r)];
-    if (!slack(resource) && resource.unfixed > 0) candidates.push({resource.remaining / resource.weight, r, resource.version, false});
+    if (!slack(resource) && resource.unfixed > 0) push({resource.remaining / resource.weight, r, resource.version, false});
   }
 
   auto fix = [&](ActivityId id, double rate) {
@@ -179,13 +186,14 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
         for (ActivityId user : resource.users)
           if (!activities_[static_cast<std::size_t>(user)].fixed) resource.weight += activities_[static_cast<std::size_t>(user)].weight;
       }
-      candidates.push({std::max(resource.remaining, 0.0) / resource.weight, r, resource.version, false});
+      push({std::max(resource.remaining, 0.0) / resource.weight, r, resource.version, false});
     }
   };
 
   while (!candidates.empty()) {
-    const Candidate candidate = candidates.top();
-    candidates.pop();
+    std::pop_heap(candidates.begin(), candidates.end(), std::greater<>{});
+    const Candidate candidate = candidates.back();
+    candidates.pop_back();
     if (candidate.activity) {
       if (!activities_[static_cast<std::size_t>(candidate.id)].fixed)
         fix(candidate.id, activities_[static_cast<std::size_t>(candidate.id)].bound);
