@@ -2,6 +2,8 @@
 // What the agreement tests of the two engines run: every algorithm of every collective, with the
 // parameters each takes, shaped for a rank count and a topology's node.
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -41,10 +43,13 @@ inline std::vector<EngineCase> engineCases(int ranks, int gpusPerNode, std::int6
   return cases;
 }
 
-// The topologies shipped under topologies/.
+// The topologies shipped under topologies/, by name: every one there, so that a new one is tested too.
 inline std::vector<std::string> shippedTopologies() {
-  return {"minsky-p100-ib-edr", "bigbasin-p100-50gbe", "dgx1-v100-ib-edr", "dgx-h100-ndr", "flat-h200-edr",
-          "h200-ranks-sharing-one-gpu"};
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(DDLSCALE_SOURCE_DIR) + "/topologies"))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace ddl::testing
