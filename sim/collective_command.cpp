@@ -165,7 +165,7 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("--engine", args->engine, kEngineHelp)->capture_default_str();
   command->footer(
       "algbw is bytes / time; busbw is algbw times nccl-tests' bus factor (allreduce 2(n-1)/n, reduce-scatter and\n"
-      "all-gather (n-1)/n). Every rank starts together; SimGrid models contention on every link of the routes.\n"
+      "all-gather (n-1)/n). Every rank starts together; either engine models contention on every link of the routes.\n"
       "With -n above 1 a rank starts its next run as soon as it finishes one, as in ddlrun bench and nccl-tests.\n\n"
       "Example:\n  ddlsim collective --algorithm ddl --dims 4x16x4 --topology minsky-p100-ib-edr --gpus 256");
   command->callback([args, &exitCode] { exitCode = run(*args); });
