@@ -13,9 +13,6 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// Work no collective outlasts: the contention of a collective is cancelled when it ends.
-constexpr double kContentionSeconds = 1e6;
-
 // An execution of `flops` on `host`, started. Host::exec_init and Host::execute of SimGrid 3.32 place the
 // execution on the calling actor's host, not on `host` (measured): the host is set explicitly.
 sg4::ExecPtr startExecution(sg4::Host* host, double flops, double priority = 1) {
@@ -36,6 +33,15 @@ CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpu
   measured.algbwBps = seconds > 0 ? bytes / seconds : 0;
   measured.busbwBps = measured.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, gpus);
   return measured;
+}
+
+std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, int gpus) {
+  std::vector<Schedule> schedules;
+  for (const GradientBucket& bucket : plan.buckets())
+    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, plan.workload().elementBytes},
+                                     options));
+  return schedules;
 }
 
 IterationSimulation summarizeIterations(const IterationRecord& record, const IterationPlan& plan, int gpus) {
@@ -63,10 +69,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
   const int iterations = effects.iterationsFor(gpus);
   const TrainingWorkload& workload = plan.workload();
   const std::vector<GradientBucket>& buckets = plan.buckets();
-  std::vector<Schedule> schedules;
-  for (const GradientBucket& bucket : buckets)
-    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, workload.elementBytes},
-                                     options));
+  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithm, options, gpus);
 
   SimulatedPlatform simulated(platform);
   // Every bucket's schedule talks between the same pairs; connect them from the largest one, a rank at a time.

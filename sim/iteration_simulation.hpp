@@ -11,6 +11,7 @@
 // step ends; the mean is reported.
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/schedule/schedule.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/training/iteration_timeline.hpp"
@@ -25,6 +26,13 @@ struct IterationSimulation {
   // Per bucket: from the first GPU starting its allreduce to the last one finishing it, the mean over iterations.
   std::vector<CollectiveMeasurement> allreduces;
 };
+
+// Work no collective outlasts: the contention of a collective (the overlap slowdown) is cancelled when it ends.
+inline constexpr double kContentionSeconds = 1e6;
+
+// Each bucket's allreduce schedule over `gpus` GPUs, in bucket order: what both engines run.
+std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, int gpus);
 
 // An allreduce of `bytes` over `gpus` GPUs that took `seconds`, with its algbw and busbw.
 CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus);

@@ -3,8 +3,6 @@
 #include "sim/network_model.hpp"
 #include "sim/platform_constants.hpp"
 
-#include <cmath>
-
 #include <xbt/log.h>
 
 namespace ddl {
@@ -55,9 +53,7 @@ sg4::Link* SimulatedPlatform::linkFor(LinkId id) {
   auto [it, added] = links_.try_emplace(id, nullptr);
   if (added) {
     const PlatformLink spec = description_.link(id);
-    const double bandwidth = std::isfinite(spec.bandwidthBps) && spec.bandwidthBps < kUnlimitedBandwidth
-                                 ? spec.bandwidthBps
-                                 : kUnlimitedBandwidth;
+    const double bandwidth = simulatedBandwidth(spec.bandwidthBps);
     switch (spec.sharing) {
       case LinkSharing::PerDirection:
         it->second = zone_->create_split_duplex_link(spec.name, bandwidth)->set_latency(spec.latencySeconds)->seal();

@@ -13,7 +13,7 @@ namespace {
 class BackToBackRuns final : public ProgramRuns::Owner {
  public:
   BackToBackRuns(const std::vector<Program>& programs, StepPlatform& platform, int elementBytes, int runs)
-      : programs_(programs), runs_(runs), left_(programs.size(), runs), end_(programs.size(), 0),
+      : programs_(programs), left_(programs.size(), runs), end_(programs.size(), 0),
         ranks_(platform, elementBytes, *this), simulation_(platform.simulation()) {}
 
   void start() {
@@ -34,7 +34,6 @@ class BackToBackRuns final : public ProgramRuns::Owner {
 
  private:
   const std::vector<Program>& programs_;
-  int runs_;
   std::vector<int> left_;
   std::vector<double> end_;
   ProgramRuns ranks_;

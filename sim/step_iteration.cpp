@@ -4,15 +4,11 @@
 #include <limits>
 #include <memory>
 
-#include "algorithms/collectives/registry.hpp"
 #include "sim/step_program_runs.hpp"
 #include "sim/stuck_ranks.hpp"
 
 namespace ddl::step {
 namespace {
-
-// Work no collective outlasts: the contention of a collective is cancelled when it ends.
-constexpr double kContentionSeconds = 1e6;
 
 // What an event of a rank is, in its tag's top byte; the rank is the rest.
 enum class Wake : std::uint64_t { ComputeDone = 1, IterationOverheadDone, TickCome, AllreduceOverheadDone };
@@ -244,10 +240,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Algorithm
                                       const AlgorithmOptions& options, const PlatformDescription& platform,
                                       const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
-  std::vector<Schedule> schedules;
-  for (const GradientBucket& bucket : plan.buckets())
-    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, plan.workload().elementBytes},
-                                     options));
+  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithm, options, gpus);
   StepPlatform stepPlatform(platform);
   Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
   iterations.start();

@@ -1,7 +1,5 @@
 #include "sim/step_platform.hpp"
 
-#include <cmath>
-
 #include "sim/platform_constants.hpp"
 
 namespace ddl::step {
@@ -19,9 +17,7 @@ FluidSimulation::ResourceId StepPlatform::resourceFor(LinkId link, bool up, cons
   const bool oneWay = spec.sharing == LinkSharing::PerDirection;
   const auto key = std::pair{link, oneWay ? up : true};
   auto [it, added] = links_.try_emplace(key, -1);
-  if (added) it->second = simulation_.addResource(std::isfinite(spec.bandwidthBps) && spec.bandwidthBps < kUnlimitedBandwidth
-                                                      ? spec.bandwidthBps
-                                                      : kUnlimitedBandwidth);
+  if (added) it->second = simulation_.addResource(simulatedBandwidth(spec.bandwidthBps));
   return it->second;
 }
 
@@ -29,8 +25,7 @@ StepRoute StepPlatform::routeOf(const std::vector<RouteHop>& hops) {
   StepRoute route;
   for (const RouteHop& hop : hops) {
     const PlatformLink spec = description_.link(hop.link);
-    const double bandwidth =
-        std::isfinite(spec.bandwidthBps) && spec.bandwidthBps < kUnlimitedBandwidth ? spec.bandwidthBps : kUnlimitedBandwidth;
+    const double bandwidth = simulatedBandwidth(spec.bandwidthBps);
     route.latency += spec.latencySeconds;
     if (route.bound < 0 || bandwidth < route.bound) route.bound = bandwidth;
     if (spec.sharing != LinkSharing::None) route.resources.push_back(resourceFor(hop.link, hop.up, spec));

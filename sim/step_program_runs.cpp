@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/fluid/free_slots.hpp"
+
 namespace ddl::step {
 namespace {
 
@@ -72,15 +74,8 @@ void ProgramRuns::match(Mailbox& mailbox) {
     const Message message{mailbox.sends.front(), mailbox.receives.front()};
     mailbox.sends.pop_front();
     mailbox.receives.pop_front();
-    std::uint32_t slot;
-    if (freeMessages_.empty()) {
-      slot = static_cast<std::uint32_t>(messages_.size());
-      messages_.push_back(message);
-    } else {
-      slot = freeMessages_.back();
-      freeMessages_.pop_back();
-      messages_[slot] = message;
-    }
+    const std::uint32_t slot = fluid::takeSlot(messages_, freeMessages_);
+    messages_[slot] = message;
     const Step& step = executions_[static_cast<std::size_t>(message.sender.rank)]->program().step(message.sender.step);
     const StepRoute& route = *mailbox.route;
     simulation_.start(static_cast<double>(step.range.count) * elementBytes_, route.latency, route.resources, route.weight,

@@ -1,5 +1,7 @@
 #include "sim/fluid/fair_sharing.hpp"
 
+#include "sim/fluid/free_slots.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
@@ -29,14 +31,7 @@ FairSharing::ResourceId FairSharing::addResource(double capacity) {
 FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, double weight, double bound) {
   if (!(weight > 0)) throw std::invalid_argument("a sharing activity needs a positive weight");
   if (resources.empty() && !(bound > 0)) throw std::invalid_argument("an activity using no resource needs a bound");
-  ActivityId id;
-  if (freeActivities_.empty()) {
-    id = static_cast<ActivityId>(activities_.size());
-    activities_.emplace_back();
-  } else {
-    id = freeActivities_.back();
-    freeActivities_.pop_back();
-  }
+  const ActivityId id = takeSlot(activities_, freeActivities_);
   Activity& activity = activities_[static_cast<std::size_t>(id)];
   activity.resources.assign(resources.begin(), resources.end());
   activity.slots.clear();

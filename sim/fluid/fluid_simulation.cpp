@@ -1,19 +1,14 @@
 #include "sim/fluid/fluid_simulation.hpp"
 
+#include "sim/fluid/free_slots.hpp"
+
 #include <stdexcept>
 
 namespace ddl::fluid {
 
 FluidSimulation::ActivityHandle FluidSimulation::start(double amount, double latency, std::span<const ResourceId> resources,
                                                        double weight, double bound, Listener* listener, std::uint64_t tag) {
-  ActivityHandle handle;
-  if (freeActivities_.empty()) {
-    handle = static_cast<ActivityHandle>(activities_.size());
-    activities_.emplace_back();
-  } else {
-    handle = freeActivities_.back();
-    freeActivities_.pop_back();
-  }
+  const ActivityHandle handle = takeSlot(activities_, freeActivities_);
   Activity& activity = activities_[static_cast<std::size_t>(handle)];
   activity.remaining = amount;
   activity.updated = now_;
@@ -65,15 +60,8 @@ void FluidSimulation::cancel(ActivityHandle handle) {
 }
 
 void FluidSimulation::at(double time, Listener* listener, std::uint64_t tag) {
-  std::int32_t index;
-  if (freeTimers_.empty()) {
-    index = static_cast<std::int32_t>(timers_.size());
-    timers_.push_back({listener, tag});
-  } else {
-    index = freeTimers_.back();
-    freeTimers_.pop_back();
-    timers_[static_cast<std::size_t>(index)] = {listener, tag};
-  }
+  const std::int32_t index = takeSlot(timers_, freeTimers_);
+  timers_[static_cast<std::size_t>(index)] = {listener, tag};
   push(std::max(time, now_), EventKind::Timer, index, 0);
 }
 
