@@ -11,10 +11,15 @@
 // any other failure of the child (another exception, a signal) is a SimulationError.
 
 #include <cstddef>
+#include <algorithm>
 #include <functional>
+#include <thread>
 #include <vector>
 
 namespace ddl {
+
+// The cores of this machine: one simulation a core, the default of every --jobs.
+inline int defaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 std::vector<double> inFreshProcess(const std::function<std::vector<double>()>& compute);
 

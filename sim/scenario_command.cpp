@@ -7,7 +7,6 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -19,16 +18,14 @@
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
 #include "sim/engine_choice.hpp"
+#include "sim/fresh_process.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
-#include "sim/scaling_plot.hpp"
+#include "sim/python_plot.hpp"
 #include "sim/scenario_sweep.hpp"
 
 namespace ddl {
 namespace {
-
-// The cores of this machine: one simulation a core.
-int defaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 struct Arguments {
   std::string scenario;
@@ -149,8 +146,8 @@ int run(const Arguments& args) {
   if (jobs < args.jobs)
     std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,
                  formatByteCount(args.jobs * bytesPerSimulation).c_str(), jobs);
-  std::optional<ScalingPlotter> plotter;
-  if (!args.plot.empty()) plotter = findScalingPlotter(args.plot);  // before any simulation
+  std::optional<PythonPlotter> plotter;
+  if (!args.plot.empty()) plotter = findPlotter(args.plot, "plot_scaling");  // before any simulation
   if (args.trace.empty() && (args.traceGpus != 0 || !args.traceAlgorithm.empty()))
     throw InvalidArgument(args.traceGpus != 0 ? "--trace-gpus" : "--trace-algorithm", "only with --trace FILE");
   const auto [tracedEntry, tracedGpus] = tracedPoint(scenario, args);
@@ -177,7 +174,7 @@ int run(const Arguments& args) {
   }
   if (plotter) {
     try {
-      plotScaling(*plotter, resultsToJson(results), args.scenario, args.plot);
+      plotWithPython(*plotter, resultsToJson(results), {"--scenario", args.scenario}, args.plot);
     } catch (const std::runtime_error& error) {
       std::fprintf(stderr, "ddlsim: %s\n", error.what());
       return 1;

@@ -1,4 +1,4 @@
-#include "sim/scaling_plot.hpp"
+#include "sim/python_plot.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -18,7 +18,7 @@
 #include "common/invalid_argument.hpp"
 
 #ifndef DDLSCALE_SOURCE_DIR
-#error "DDLSCALE_SOURCE_DIR must name the source tree, where analysis/plot_scaling lives"
+#error "DDLSCALE_SOURCE_DIR must name the source tree, where analysis/'s plotters live"
 #endif
 
 extern char** environ;
@@ -50,11 +50,11 @@ int runProgram(const std::vector<std::string>& arguments, bool quiet) {
 
 }  // namespace
 
-ScalingPlotter findScalingPlotter(const std::string& out) {
+PythonPlotter findPlotter(const std::string& out, const std::string& name) {
   const std::string extension = std::filesystem::path(out).extension().string();
   if (extension != ".png" && extension != ".svg" && extension != ".pdf")
     throw InvalidArgument("--plot", "'" + out + "' must end in .png, .svg or .pdf");
-  const std::string script = std::string(DDLSCALE_SOURCE_DIR) + "/analysis/plot_scaling";
+  const std::string script = std::string(DDLSCALE_SOURCE_DIR) + "/analysis/" + name;
   if (access(script.c_str(), R_OK) != 0) throw InvalidArgument("--plot", "the plotter " + script + " is missing");
   // Debian's python3 first: a python3 earlier on PATH (pyenv) may lack Debian's matplotlib.
   for (const char* python : {"/usr/bin/python3", "python3"})
@@ -62,8 +62,8 @@ ScalingPlotter findScalingPlotter(const std::string& out) {
   throw InvalidArgument("--plot", "needs a Python with matplotlib (Debian: apt-get install python3-matplotlib)");
 }
 
-void plotScaling(const ScalingPlotter& plotter, const nlohmann::json& results, const std::string& scenarioPath,
-                 const std::string& out) {
+void plotWithPython(const PythonPlotter& plotter, const nlohmann::json& results, const std::vector<std::string>& arguments,
+                    const std::string& out) {
   char name[] = "/tmp/ddlsim-plot-XXXXXX.json";
   const int handle = mkstemps(name, 5);
   if (handle < 0) throw std::runtime_error("--plot: cannot make a temporary file for the results");
@@ -72,7 +72,10 @@ void plotScaling(const ScalingPlotter& plotter, const nlohmann::json& results, c
     std::ofstream file(name);
     file << results.dump() << "\n";
   }
-  const int status = runProgram({plotter.python, plotter.script, name, "--out", out, "--scenario", scenarioPath}, false);
+  std::vector<std::string> command{plotter.python, plotter.script, name};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  command.insert(command.end(), {"--out", out});
+  const int status = runProgram(command, false);
   std::remove(name);
   if (status != 0) throw std::runtime_error("--plot: " + plotter.script + " exited with status " + std::to_string(status));
 }
