@@ -76,14 +76,17 @@ int run(Arguments& args) {
   if (!args.command->count("--gpus") && !file) throw InvalidArgument("--gpus", "required");
   const std::vector<std::int64_t> sizes =
       file ? std::vector<std::int64_t>{file->spec().elements * file->spec().elementBytes} : sizesOf(args);
-  const AlgorithmDefinition* algorithm = file ? nullptr : &args.algorithm.algorithm();
   const CollectiveKind kind = file ? file->spec().kind : args.algorithm.collective();
-  const AlgorithmOptions options = file ? AlgorithmOptions{} : args.algorithm.options();
+  const bool tuned = !file && args.algorithm.tuned();
+  // One algorithm for every size, unless a tuning table chooses per size.
+  const std::optional<AlgorithmChoice> fixed =
+      file || tuned ? std::nullopt : std::optional<AlgorithmChoice>(AlgorithmChoice{&args.algorithm.algorithm(), args.algorithm.options()});
   const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
+  const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
+  if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name);
   // Bad options, and a case too large for this machine, fail before any output.
   const Schedule largest =
       file ? *file : args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
-  const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
   requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
                           "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
 
@@ -94,19 +97,22 @@ int run(Arguments& args) {
   sweep.configuration = args.configuration;
   sweep.collective = toString(kind);
   // A schedule file's algorithm is the file; its label is the description it carries.
-  sweep.algorithmName = algorithm ? std::string(algorithm->name) : "schedule file";
-  sweep.parameters = options;
-  sweep.label = algorithm ? algorithm->description(options) : file->description();
+  sweep.algorithmName = fixed ? std::string(fixed->algorithm->name) : tuned ? "auto" : "schedule file";
+  if (fixed) sweep.parameters = fixed->options;
+  sweep.label = fixed ? fixed->label() : tuned ? "auto" : file->description();
   sweep.ranks = args.gpus;
   sweep.hosts = cluster.nodes();
   sweep.ranksPerHost = cluster.ranksOnBusiestNode();
-  sweep.type = args.elementBytes == 4 ? "float32" : std::to_string(args.elementBytes) + "-byte";
+  sweep.type = elementTypeName(args.elementBytes);
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
-    const Schedule schedule =
-        file ? *file : makeSchedule(*algorithm, {kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, options);
+    const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
+    const std::optional<AlgorithmChoice> choice =
+        file ? std::nullopt : std::optional<AlgorithmChoice>(args.algorithm.choiceFor(static_cast<double>(bytes)));
+    const Schedule schedule = file ? *file : makeSchedule(*choice->algorithm, spec, choice->options);
     const double seconds = simulateCollectiveOn(engine, schedule, cluster, args.runs).seconds;
-    sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "",
+                          tuned ? choice->label() : ""});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
@@ -118,14 +124,14 @@ int run(Arguments& args) {
         << cluster.topology().name << " (" << cluster.nodes() << " nodes), simulated by the " << toString(engine)
         << " engine\n";
     char line[160];
-    std::snprintf(line, sizeof line, "%14s %12s %12s %12s\n", "bytes", "time", "algbw", "busbw");
-    out << line;
+    std::snprintf(line, sizeof line, "%14s %12s %12s %12s", "bytes", "time", "algbw", "busbw");
+    out << line << (tuned ? "  chosen\n" : "\n");
     for (const CollectiveSweepRow& row : sweep.rows) {
       const double algbw = row.result.seconds > 0 ? static_cast<double>(row.bytes) / row.result.seconds : 0;
-      std::snprintf(line, sizeof line, "%14lld %12s %12s %12s\n", static_cast<long long>(row.bytes),
+      std::snprintf(line, sizeof line, "%14lld %12s %12s %12s", static_cast<long long>(row.bytes),
                     formatSeconds(row.result.seconds).c_str(), formatRate(algbw).c_str(),
                     formatRate(algbw * sweep.busFactor).c_str());
-      out << line;
+      out << line << (tuned ? "  " + row.chosen : "") << "\n";
     }
   });
   return 0;

@@ -13,6 +13,7 @@
 #include "sim/scenario_command.hpp"
 #include "sim/schedule_command.hpp"
 #include "sim/simulation_error.hpp"
+#include "sim/tune_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
       "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json); --range\n"
       "                                                 also spans its sourced effects' ranges\n"
       "  ddlsim collective ...                          simulate one collective on a topology\n"
+      "  ddlsim tune ...                                rank every algorithm and its parameters per size\n"
       "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"
       "  ddlsim schedule ...                            generate, verify and cost a schedule\n"
       "  ddlsim algorithms [--names]                    list the algorithms and their options\n"
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   ddl::addScenarioCommand(app, exitCode);
   ddl::addScheduleCommand(app, exitCode);
   ddl::addCollectiveCommand(app, exitCode);
+  ddl::addTuneCommand(app, exitCode);
   ddl::addPlatformCommand(app, exitCode);
   ddl::addAlgorithmsCommand(app, exitCode);
   ddl::addEffectsCommand(app, exitCode);

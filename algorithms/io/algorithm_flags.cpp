@@ -2,6 +2,7 @@
 
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
+#include "common/cli_checks.hpp"
 #include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -20,7 +21,13 @@ void AlgorithmFlags::addTo(CLI::App* command) {
   std::string names;
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
     if (algorithm->collective == CollectiveKind::Allreduce) names += (names.empty() ? "" : ", ") + std::string(algorithm->name);
-  command->add_option("--algorithm", algorithm_, "Algorithm: " + names + " (ddlsim algorithms lists every collective's)");
+  command->add_option("--algorithm", algorithm_,
+                      "Algorithm: " + names + " (ddlsim algorithms lists every collective's), or auto: the --tuning "
+                      "table's best at each size");
+  command->add_option("--tuning", tuningFile_,
+                      "With --algorithm auto: the tuning table (ddlsim tune --out) that chooses the algorithm and its "
+                      "options at each size, from the table's size nearest on a log scale")
+      ->check(readableFile());
   command->add_option("--collective", collective_, "allreduce, reduce-scatter or all-gather")->capture_default_str();
   for (const OptionDeclaration& option : algorithmOptionTable()) {
     std::string help(option.help);
@@ -33,7 +40,7 @@ void AlgorithmFlags::addTo(CLI::App* command) {
 }
 
 void AlgorithmFlags::requireNoneGiven(const std::string& becauseOf) const {
-  std::vector<std::string> flags{"--algorithm", "--collective"};
+  std::vector<std::string> flags{"--algorithm", "--collective", "--tuning"};
   for (const OptionDeclaration& option : algorithmOptionTable()) flags.push_back("--" + std::string(option.name));
   for (const std::string& flag : flags)
     if (command_->count(flag) > 0)
@@ -50,8 +57,47 @@ CollectiveKind AlgorithmFlags::collective() const {
   return *kind;
 }
 
+bool AlgorithmFlags::tuned() const {
+  const bool automatic = algorithmGiven() && algorithm_ == "auto";
+  if (!automatic && command_->count("--tuning"))
+    throw InvalidArgument("--tuning", "only with --algorithm auto, which reads the table");
+  if (automatic && !command_->count("--tuning"))
+    throw InvalidArgument("--tuning", "--algorithm auto needs the tuning table that chooses (ddlsim tune writes one)");
+  if (automatic)
+    for (const OptionDeclaration& option : algorithmOptionTable())
+      if (command_->count("--" + std::string(option.name)))
+        throw InvalidArgument("--" + std::string(option.name), "cannot be combined with --algorithm auto: the tuning table "
+                                                               "gives each size's options");
+  return automatic;
+}
+
+const TuningTable& AlgorithmFlags::tuning() const {
+  if (!tuned()) throw InvalidArgument("--tuning", "only with --algorithm auto");
+  if (!tuning_) tuning_ = std::make_shared<const TuningTable>(loadTuningTable(tuningFile_));
+  return *tuning_;
+}
+
+void AlgorithmFlags::requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag,
+                                       const std::string& topology) const {
+  const TuningTable& table = tuning();
+  if (table.collective != kind)
+    throw InvalidArgument("--tuning", tuningFile_ + " is a table of " + std::string(toString(table.collective)) + " algorithms, not " +
+                                          std::string(toString(kind)));
+  if (table.gpus != ranks)
+    throw InvalidArgument("--tuning", tuningFile_ + " was tuned for " + std::to_string(table.gpus) + " ranks, but " + ranksFlag +
+                                          " gives " + std::to_string(ranks));
+  if (!topology.empty() && table.topology != topology)
+    throw InvalidArgument("--tuning", tuningFile_ + " was tuned on " + table.topology + ", not " + topology);
+}
+
+AlgorithmChoice AlgorithmFlags::choiceFor(double bytes) const {
+  if (tuned()) return tuning().choose(bytes);
+  return {&algorithm(), options()};
+}
+
 const AlgorithmDefinition& AlgorithmFlags::algorithm() const {
   if (!algorithmGiven()) throw InvalidArgument("--algorithm", "required");
+  if (tuned()) throw InvalidArgument("--algorithm", "auto chooses per size; this command needs one algorithm");
   return withFlagNames("--ranks", [&]() -> const AlgorithmDefinition& { return findAlgorithm(collective(), algorithm_); });
 }
 
@@ -67,9 +113,8 @@ AlgorithmOptions AlgorithmFlags::options() const {
 }
 
 Schedule AlgorithmFlags::schedule(const CollectiveSpec& spec, const std::string& ranksFlag) const {
-  const AlgorithmDefinition& chosen = algorithm();
-  const AlgorithmOptions chosenOptions = options();
-  return withFlagNames(ranksFlag, [&] { return makeSchedule(chosen, spec, chosenOptions); });
+  const AlgorithmChoice chosen = choiceFor(spec.bytes());
+  return withFlagNames(ranksFlag, [&] { return makeSchedule(*chosen.algorithm, spec, chosen.options); });
 }
 
 }  // namespace ddl

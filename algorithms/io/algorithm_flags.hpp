@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/collectives/tuning_candidates.hpp"
+#include "algorithms/io/tuning_table.hpp"
 #include "common/invalid_argument.hpp"
 #include "algorithms/schedule/schedule.hpp"
 
@@ -17,11 +20,23 @@ namespace ddl {
 
 class AlgorithmFlags {
  public:
-  // Adds --algorithm, --collective and a flag for every option of the registry's option table
+  // Adds --algorithm, --collective, --tuning and a flag for every option of the registry's option table
   // (--dims, --ranks-per-node, --inner, --chunk-bytes) to `command`.
   void addTo(CLI::App* command);
 
   bool algorithmGiven() const { return command_->count("--algorithm") > 0; }
+  // --algorithm auto: a tuning table (--tuning FILE, loaded and checked on the first call) chooses the
+  // algorithm and its options per size. InvalidArgument naming the flag for auto without --tuning, for
+  // --tuning without auto, and for options given alongside auto.
+  bool tuned() const;
+  const TuningTable& tuning() const;
+  // InvalidArgument("--tuning", ...) unless the table is for `kind` on `ranks` ranks (`ranksFlag` sets them)
+  // and, where `topology` is given, was tuned on it.
+  void requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag, const std::string& topology = "") const;
+  // What runs a collective of `bytes`: the table's choice with auto, else algorithm() and options().
+  AlgorithmChoice choiceFor(double bytes) const;
+  // "auto" with auto, else the algorithm's name.
+  std::string algorithmName() const { return algorithm_; }
   // InvalidArgument naming the first of these options given, where a schedule file gives the schedule instead.
   void requireNoneGiven(const std::string& becauseOf) const;
   // The chosen algorithm; InvalidArgument naming the option if unknown.
@@ -37,6 +52,8 @@ class AlgorithmFlags {
   CLI::App* command_ = nullptr;
   std::string algorithm_;
   std::string collective_ = "allreduce";
+  std::string tuningFile_;
+  mutable std::shared_ptr<const TuningTable> tuning_;
   std::map<std::string, std::string, std::less<>> optionText_;  // by option name, as given
 };
 

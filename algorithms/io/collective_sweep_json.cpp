@@ -29,6 +29,7 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
       addTime(outOfPlace, *row.outOfPlace, static_cast<double>(row.bytes), sweep.busFactor);
       entry["out_of_place"] = outOfPlace;
     }
+    if (!row.chosen.empty()) entry["chosen"] = row.chosen;
     if (row.baseline) {
       nlohmann::json baseline = {{"library", row.baselineLibrary}};
       addTime(baseline, *row.baseline, static_cast<double>(row.bytes), sweep.busFactor);
@@ -90,7 +91,7 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const JsonReader r = rowsAt.at(i);
     r.object(rows[i]);
-    r.allowOnly(rows[i], {"bytes", "count", "time_s", "algbw_Bps", "busbw_Bps", "wrong", "out_of_place", "baseline"});
+    r.allowOnly(rows[i], {"bytes", "count", "time_s", "algbw_Bps", "busbw_Bps", "wrong", "out_of_place", "baseline", "chosen"});
     CollectiveSweepRow row;
     row.bytes = r.integerAt(rows[i], "bytes", 0, std::int64_t{1} << 50);
     row.count = r.integerAt(rows[i], "count", 0, std::int64_t{1} << 50);
@@ -98,6 +99,7 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
       r.at("count").fail(std::to_string(row.count) + " elements of " + sweep.type + " are not " + std::to_string(row.bytes) + " bytes");
     row.result.seconds = r.numberAt(rows[i], "time_s", 0, 1e9);
     if (r.has(rows[i], "wrong")) row.result.wrong = r.integerAt(rows[i], "wrong", 0, std::int64_t{1} << 50);
+    if (r.has(rows[i], "chosen")) row.chosen = r.stringAt(rows[i], "chosen");
     sweep.rows.push_back(row);
   }
   return sweep;

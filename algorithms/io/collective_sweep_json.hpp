@@ -11,7 +11,8 @@
 //
 // The row's own figures are in place, as the schedules run and ddlsim predicts them. "wrong",
 // "out_of_place" (nccl-tests' other half) and "baseline" (a library's own collective on the same buffers)
-// appear only where measured.
+// appear only where measured; "chosen" only where a tuning table chose the configuration per size
+// (algorithm "auto").
 
 #include <cstdint>
 #include <optional>
@@ -36,6 +37,7 @@ struct CollectiveSweepRow {
   std::optional<CollectiveTime> outOfPlace;  // from another buffer, where measured (ddlrun bench)
   std::optional<CollectiveTime> baseline;    // a library's own collective, where run
   std::string baselineLibrary;             // "MPI", "NCCL"
+  std::string chosen;  // --algorithm auto: the configuration the tuning table chose at this size ("ddl 4x16x4")
 };
 
 struct CollectiveSweep {

@@ -67,6 +67,9 @@ void BenchCommand::check() {
       if (command_->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
     bench_.schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(scheduleFile_, "--schedule"));
     bench_.collective = bench_.schedule->spec().kind;
+  } else if (algorithm_.tuned()) {
+    bench_.collective = algorithm_.collective();
+    bench_.tuning = std::make_shared<const TuningTable>(algorithm_.tuning());
   } else {
     bench_.collective = algorithm_.collective();
     bench_.algorithm = &algorithm_.algorithm();
@@ -131,7 +134,8 @@ void BenchCommand::checkForJob(int mpiRanks) {
     return;
   }
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
-  // chunks too small for the largest buffer.
+  // chunks too small for the largest buffer, and a tuning table made for another rank count.
+  if (bench_.tuning) algorithm_.requireTuningFits(bench_.collective, ranks_, ranksFlag);
   algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
                        static_cast<int>(sizeOf(bench_.type))},
                       ranksFlag);

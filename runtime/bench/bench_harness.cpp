@@ -54,9 +54,16 @@ std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& colle
   return world.sumOverRanks(wrong);
 }
 
-// "ddl 2x2", or what a schedule file says of itself.
+// "ddl 2x2", what a schedule file says of itself, or "auto" where a tuning table chooses per size.
 std::string describeAlgorithm(const BenchOptions& options) {
+  if (options.tuning) return "auto";
   return options.schedule ? options.schedule->description() : options.algorithm->description(options.algorithmOptions);
+}
+
+// The configuration that runs `count` elements: the bench's algorithm, or the tuning table's choice.
+AlgorithmChoice choiceFor(const BenchOptions& options, Elements count) {
+  if (options.tuning) return options.tuning->choose(static_cast<double>(count) * static_cast<double>(sizeOf(options.type)));
+  return {options.algorithm, options.algorithmOptions};
 }
 
 // "Pid  12345 on    myhost device  0 [0000:04:00] NVIDIA H200", this rank's line of the table's header.
@@ -76,7 +83,7 @@ void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, i
   sweep.run = describeRun("ddlrun", options.transport);
   sweep.configuration = options.configuration;
   sweep.collective = toString(options.collective);
-  sweep.algorithmName = options.algorithm ? std::string(options.algorithm->name) : "schedule file";
+  sweep.algorithmName = options.tuning ? "auto" : options.algorithm ? std::string(options.algorithm->name) : "schedule file";
   sweep.parameters = options.algorithmOptions;
   sweep.label = describeAlgorithm(options);
   sweep.ranks = ranks;
@@ -85,7 +92,8 @@ void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, i
   sweep.type = toString(options.type);
   sweep.busFactor = busBandwidthFactor(options.collective, ranks);
   for (const BenchRow& row : rows) {
-    CollectiveSweepRow entry{row.bytes, row.count, {row.inPlace.seconds, row.inPlace.wrong}, std::nullopt, std::nullopt, ""};
+    CollectiveSweepRow entry{row.bytes, row.count, {row.inPlace.seconds, row.inPlace.wrong}, std::nullopt, std::nullopt, "",
+                             row.chosen};
     entry.outOfPlace = CollectiveTime{row.outOfPlace.seconds, row.outOfPlace.wrong};
     if (!baselineLibrary.empty() && row.baseline.available) {
       entry.baseline = CollectiveTime{row.baseline.seconds, row.baseline.wrong};
@@ -146,14 +154,15 @@ int runBench(const BenchOptions& options, RankContext& context) {
   for (const std::int64_t bytes : options.sizes) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
     const std::size_t countBytes = static_cast<std::size_t>(count) * elementBytes;
+    const AlgorithmChoice choice = options.schedule ? AlgorithmChoice{} : choiceFor(options, count);
     const Program program = options.schedule ? options.schedule->program(rank)
-                                             : makeSchedule(*options.algorithm,
+                                             : makeSchedule(*choice.algorithm,
                                                             {options.collective, ranks, count, static_cast<int>(elementBytes)},
-                                                            options.algorithmOptions)
+                                                            choice.options)
                                                    .program(rank);
     freezeIfAsked("setup", rank);
     reserveChannels(context.world, context.transport, std::span(&program, 1));
-    BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}};
+    BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}, options.tuning ? choice.label() : ""};
     auto outOfPlace = [&] {
       freezeIfAsked("allreduce", rank);
       transport.copy(output.data(), input.data(), countBytes);

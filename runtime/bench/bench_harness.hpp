@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
 #include "runtime/data_type.hpp"
 #include "runtime/program_runner.hpp"
@@ -18,8 +19,9 @@ namespace ddl {
 
 struct BenchOptions {
   CollectiveKind collective = CollectiveKind::Allreduce;
-  const AlgorithmDefinition* algorithm = nullptr;  // null where a schedule file gives the schedule
+  const AlgorithmDefinition* algorithm = nullptr;  // null where a schedule file or a tuning table chooses
   AlgorithmOptions algorithmOptions;
+  std::shared_ptr<const TuningTable> tuning;  // --algorithm auto --tuning FILE: the choice per size
   std::shared_ptr<const Schedule> schedule;  // --schedule FILE, verified: run at its one size
   std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes
   double factor = 2;                // the sweep's -f, for the table's header

@@ -84,7 +84,8 @@ std::string benchTableRow(const BenchOptions& options, const BenchRow& row, int 
   const bool checked = options.checks > 0;
   std::string line = text + half(row.outOfPlace, row.bytes, factor, checked) + half(row.inPlace, row.bytes, factor, checked);
   if (!baselineLibrary.empty()) line += half(row.baseline, row.bytes, factor, checked);
-  return line + "\n";
+  // The choice of a tuning table goes on a comment line before its row, so the row keeps nccl-tests' columns.
+  return (row.chosen.empty() ? "" : "#  auto chose " + row.chosen + "\n") + line + "\n";
 }
 
 std::string benchTableFooter(const BenchOptions& options, const std::vector<BenchRow>& rows, int ranks) {

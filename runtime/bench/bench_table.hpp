@@ -25,6 +25,7 @@ struct BenchRow {
   BenchMeasurement outOfPlace;
   BenchMeasurement inPlace;
   BenchMeasurement baseline;  // the library's own, in place, where asked for
+  std::string chosen;         // --algorithm auto: what the tuning table chose at this size
 };
 
 // `rankLines` holds each rank's "HOST PID DEVICE" as gathered from the ranks.

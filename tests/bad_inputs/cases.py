@@ -66,6 +66,7 @@ DELETE, RENAME = object(), object()
 SCENARIO = "scenarios/powerai-ddl-resnet50.json"
 TOPOLOGY = "topologies/minsky-p100-ib-edr.json"
 MODEL = "models/resnet50.json"
+TUNING = "tests/fuzz/corpus/tuning_reader/flat-h200-4.json"  # ddlsim tune on 4 GPUs of flat-h200-edr
 # A scenario small enough to simulate in a moment, naming the shipped topology and model.
 SMALL_SCENARIO = {"name": "small", "topology": "minsky-p100-ib-edr", "model": "resnet50", "gpu": "P100", "batch_per_gpu": 32,
                   "gpus": [1, 4], "algorithms": [{"name": "ring"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}]}
@@ -387,6 +388,46 @@ CASES = [
          ["--gpus", "address space"]),
     Case("ddlsim collective: --out a directory", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
                                                   "minsky-p100-ib-edr", "--out", "{dir}"], ["--out", "directory"]),
+
+    # --- ddlsim tune, and --algorithm auto --tuning FILE
+    *[Case(f"ddlsim tune: {name}", [SIM, "tune", "--out", "{out}", *flags], expect) for name, flags, expect in [
+        ("--gpus missing", ["--topology", "minsky-p100-ib-edr"], ["--gpus"]),
+        ("--topology missing", ["--gpus", "4"], ["--topology"]),
+        ("an unknown topology", ["--topology", "nowhere", "--gpus", "4"], ["--topology", "nowhere"]),
+        ("a misspelt algorithm", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--algorithms", "ring,dll"],
+         ["--algorithms", "did you mean 'ddl'"]),
+        ("an algorithm of another collective", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--collective",
+                                                "reduce-scatter", "--algorithms", "ddl"], ["--algorithms", "ddl"]),
+        ("an unknown collective", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--collective", "allgather"],
+         ["--collective"]),
+        ("-b above -e", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "-b", "2K", "-e", "1K"], ["--min-bytes"]),
+        ("--element-bytes 100", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--element-bytes", "100"],
+         ["--element-bytes"]),
+        ("--jobs 0", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--jobs", "0"], ["--jobs"]),
+        ("--engine fast", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--engine", "fast"], ["--engine"]),
+        ("--plot to a .txt", ["--topology", "minsky-p100-ib-edr", "--gpus", "4", "--plot", "{dir}/plot.txt"], ["--plot", ".png"]),
+        ("65536 GPUs: more memory than there is", ["--topology", "dgx-h100-ndr", "--gpus", "65536", "--algorithms", "ring"],
+         ["--gpus", "needs about"]),
+    ]],
+    *[Case(f"ddlsim collective --algorithm auto: {name}",
+           [SIM, "collective", "--algorithm", "auto", "--topology", "flat-h200-edr", "--out", "{out}", *flags], expect, files)
+      for name, flags, expect, files in [
+          ("no --tuning", ["--gpus", "4"], ["--tuning", "ddlsim tune"], None),
+          ("a missing table", ["--gpus", "4", "--tuning", "{dir}/none.json"], ["--tuning"], None),
+          ("a table for other GPUs", ["--gpus", "8", "--tuning", "{source}/" + TUNING], ["--tuning", "4 ranks"], None),
+          ("options beside auto", ["--gpus", "4", "--tuning", "{source}/" + TUNING, "--dims", "2x2"], ["--dims", "auto"], None),
+          ("a table whose best is not the fastest", ["--gpus", "4", "--tuning", "{dir}/t.json"], ["t.json: $.rows[0].best"],
+           {"t.json": edited(TUNING, ("$.rows[0].best", "ring"))}),
+          ("a table that is not JSON", ["--gpus", "4", "--tuning", "{dir}/t.json"], ["t.json", "JSON"], {"t.json": "{\"rows\": "}),
+      ]],
+    Case("ddlsim collective --algorithm auto: a table of another topology",
+         [SIM, "collective", "--algorithm", "auto", "--topology", "minsky-p100-ib-edr", "--gpus", "4", "--tuning",
+          "{source}/" + TUNING, "--out", "{out}"], ["--tuning", "flat-h200-edr"]),
+    Case("ddlsim collective: --tuning without auto", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
+                                                      "flat-h200-edr", "--tuning", "{source}/" + TUNING, "--out", "{out}"],
+         ["--tuning", "auto"]),
+    Case("ddlrun bench: a table for other ranks", [RUN, "bench", "--algorithm", "auto", "--tuning", "{source}/" + TUNING,
+                                                   "--transport", "threads", "--ranks", "2"], ["--tuning", "4 ranks", "--ranks"]),
 
     # --- ddlsim schedule flags
     *[Case(f"ddlsim schedule: {name}", [SIM, "schedule", *flags], expect) for name, flags, expect in [

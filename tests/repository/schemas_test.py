@@ -4,8 +4,8 @@ matches it:
 
 - each schema is a valid JSON Schema (draft 2020-12), titled, with a description on every property, and a
   unit in the description of every property whose name carries one (_s, _Bps, _bytes);
-- every shipped topology, model and scenario, every fuzz seed, the topology the emulated cluster writes, and
-  the schedules `ddlsim schedule --json` writes, match their schema;
+- every shipped topology, model and scenario, every fuzz seed (tuning tables among them), the topology the
+  emulated cluster writes, and the schedules `ddlsim schedule --json` writes, match their schema;
 - the schemas are not vacuous: copies of shipped files with a required field removed, an unknown field added,
   a number out of range or a value of the wrong type fail, and with a build the loaders refuse each of those
   copies too (exit 2), while copies at the edges of the ranges pass both: schema and loader agree;
@@ -58,6 +58,8 @@ FORMATS = {
                  "readme": ("scenarios/README.md", "Format")},
     "schedule": {"shipped": None, "seeds": "tests/fuzz/corpus/schedule_reader/*.json",
                  "readme": ("algorithms/README.md", "Schedule files")},
+    "tuning-table": {"shipped": None, "seeds": "tests/fuzz/corpus/tuning_reader/*.json",
+                     "readme": ("sim/README.md", "Tuning tables")},
 }
 UNITS = {"_s": ("seconds",), "_Bps": ("bytes", "per second"), "_bytes": ("bytes",)}
 # ddlsim schedule commands whose output must match the schedule schema.
@@ -130,6 +132,7 @@ MODEL = "models/resnet50.json"
 SCENARIO = "scenarios/powerai-ddl-resnet50.json"
 SMALL_SCENARIO = "tests/fuzz/corpus/scenario_reader/tiny.json"
 SCHEDULE = "tests/fuzz/corpus/schedule_reader/ring-4.json"
+TUNING = "tests/fuzz/corpus/tuning_reader/flat-h200-4.json"
 P100 = ("gpus", "P100")
 PROFILE = P100 + ("profiles", "fp32-32")
 
@@ -265,6 +268,17 @@ INVALID = [
     ("schedule", SCHEDULE, "after as a number", [(("programs", 0, "steps", 2, "after"), 1)]),
     ("schedule", SCHEDULE, "steps as an object", [(("programs", 0, "steps"), {})]),
     ("schedule", SCHEDULE, "a description that is not a string", [(("description",), 7)]),
+    ("tuning-table", TUNING, "no rows", [(("rows",), DELETE)]),
+    ("tuning-table", TUNING, "no topology", [(("topology",), DELETE)]),
+    ("tuning-table", TUNING, "a row without its best", [(("rows", 0, "best"), DELETE)]),
+    ("tuning-table", TUNING, "an unknown field in a candidate", [(("candidates", 0, "seconds"), [1])]),
+    ("tuning-table", TUNING, "a misspelt top-level field", [(("gpus",), RENAME, "ranks")]),
+    ("tuning-table", TUNING, "0 GPUs", [(("gpus",), 0)]),
+    ("tuning-table", TUNING, "a negative time", [(("candidates", 0, "time_s", 0), -1)]),
+    ("tuning-table", TUNING, "a negative size", [(("rows", 0, "bytes"), -1)]),
+    ("tuning-table", TUNING, "gpus as a string", [(("gpus",), "4")]),
+    ("tuning-table", TUNING, "an unknown collective", [(("collective",), "broadcast")]),
+    ("tuning-table", TUNING, "no candidate at all", [(("candidates",), [])]),
 ]
 
 
@@ -318,6 +332,7 @@ VALID = [
      [(("element_bytes",), 1024), (("description",), DELETE), (("note",), "written by hand"),
       (("programs",), every_step(lambda step: step.update(channel=32767)))]),
     ("schedule", SCHEDULE, "steps without the fields that have defaults", [(("programs",), every_step(without_defaults))]),
+    ("tuning-table", TUNING, "without run, with a note", [(("run",), DELETE), (("note",), "written by hand")]),
 ]
 
 
@@ -333,6 +348,9 @@ def load_with_ddlsim(kind, path, directory):
         return ddlsim(str(scenario))
     if kind == "scenario":
         return ddlsim(str(path))
+    if kind == "tuning-table":  # the seed's cluster: 4 GPUs of flat-h200-edr
+        return ddlsim("collective", "--algorithm", "auto", "--tuning", str(path), "--topology", "flat-h200-edr", "--gpus", "4",
+                      "--bytes", "4K")
     return ddlsim("schedule", "--from", str(path))
 
 
@@ -473,6 +491,22 @@ class TheSchedulesDdlsimWritesMatchTheSchema(unittest.TestCase):
                     read_back = ddlsim("schedule", "--from", str(path), "--verify")
                     self.assertEqual(read_back.returncode, 0, read_back.stderr)
 
+    def test_the_tuning_tables_ddlsim_tune_writes_match_the_schema_and_are_read_back(self):
+        # Every algorithm and option on 8 GPUs, and 2-byte elements, which name their type by size.
+        with tempfile.TemporaryDirectory() as directory:
+            for name, arguments in {"every algorithm": ["--gpus", "8"],
+                                    "2-byte elements": ["--gpus", "4", "--element-bytes", "2", "--algorithms", "ring,ddl"]}.items():
+                with self.subTest(name):
+                    path = pathlib.Path(directory, "table.json")
+                    written = ddlsim("tune", "--topology", "dgx1-v100-ib-edr", *arguments, "-b", "1K", "-e", "64K", "-f", "8",
+                                     "--json", "--out", str(path))
+                    self.assertEqual(written.returncode, 0, written.stderr)
+                    document = load(path)
+                    self.assertEqual(problems("tuning-table", document), [])
+                    read_back = ddlsim("collective", "--algorithm", "auto", "--tuning", str(path), "--topology",
+                                       "dgx1-v100-ib-edr", "--gpus", arguments[1], "--bytes", "8K")
+                    self.assertEqual(read_back.returncode, 0, read_back.stderr)
+
     def test_the_scenario_schema_knows_every_allreduce_and_the_options_it_takes(self):
         known = registry()
         listed = {entry["name"]: set(entry["options"]) for entry in known["algorithms"] if entry["collective"] == "allreduce"}
@@ -584,7 +618,7 @@ WRITTEN_WHERE_THEY_APPLY = {
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
     "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
-    "chunk_bytes": "double-binary-tree, or an inner one",
+    "chunk_bytes": "double-binary-tree, or an inner one", "chosen": "--algorithm auto",
 }
 
 
@@ -941,6 +975,11 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
                               ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
                                "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],
                               {"engine"}, ("ddlsim", "simulated")),
+        "ddlsim collective, auto": ("collective-sweep",
+                                    ["{ddlsim}", "collective", "--algorithm", "auto", "--tuning", str(SOURCE / TUNING),
+                                     "--topology", "flat-h200-edr", "--gpus", "4", "-b", "1K", "-e", "1M", "-f", "32", "--json",
+                                     "--out", "{out}"],
+                                    {"engine", "chosen"}, ("ddlsim", "simulated")),
         "ddlrun bench, threads": ("collective-sweep",
                                   ["{ddlrun}", "bench", "--transport", "threads", "--ranks", "4", "--algorithm", "ring",
                                    "-b", "1K", "-e", "64K", "--json", "--out", "{out}"],
@@ -1018,6 +1057,12 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
         document = self.check("ddlsim collective")
         self.assertEqual((document["label"], document["parameters"]), ("ddl 2x2", {"dims": [2, 2]}))
         self.assertEqual([row["bytes"] for row in document["rows"]], [1 << 20, 1 << 21, 1 << 22])
+
+    def test_ddlsim_collective_with_a_tuning_table(self):
+        document = self.check("ddlsim collective, auto")
+        table = load(SOURCE / TUNING)
+        self.assertEqual((document["algorithm"], document["label"]), ("auto", "auto"))
+        self.assertEqual([row["chosen"] for row in document["rows"]], [row["best"] for row in table["rows"]])
 
     def test_ddlrun_bench_over_threads(self):
         document = self.check("ddlrun bench, threads")

@@ -48,7 +48,7 @@ MeasuredSweep predicted(const Topology& topology, const std::string& algorithm, 
   for (std::int64_t bytes : sizes) {
     const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, algorithm),
                                            {CollectiveKind::Allreduce, ranks, bytes / 4, 4}, {});
-    sweep.rows.push_back({bytes, bytes / 4, {simulateCollective(schedule, cluster).seconds, std::nullopt}, std::nullopt, std::nullopt, ""});
+    sweep.rows.push_back({bytes, bytes / 4, {simulateCollective(schedule, cluster).seconds, std::nullopt}, std::nullopt, std::nullopt, "", ""});
   }
   return {algorithm + ".json", sweep};
 }
