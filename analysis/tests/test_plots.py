@@ -390,3 +390,50 @@ class DdlcomparePlotTest(PlotTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+PLOT_TUNING = os.path.join(ANALYSIS, "plot_tuning")
+_tuning_loader = importlib.machinery.SourceFileLoader("plot_tuning", PLOT_TUNING)
+plot_tuning = importlib.util.module_from_spec(importlib.util.spec_from_loader("plot_tuning", _tuning_loader))
+_tuning_loader.exec_module(plot_tuning)
+
+
+def tuning_table():
+    """Two sizes; ddl's two grids and ring. ddl 2x2 wins the small size, ddl 4 (a ring by another name) ties
+    ring at the large one."""
+    def candidate(algorithm, label, times, parameters=None):
+        return {"algorithm": algorithm, "parameters": parameters or {}, "label": label, "time_s": times}
+    return {"source": "ddlsim tune", "topology": "t", "gpus": 4, "collective": "allreduce", "type": "float32",
+            "candidates": [candidate("ring", "ring", [4e-4, 2e-3]), candidate("ddl", "ddl 2x2", [1e-4, 3e-3], {"dims": [2, 2]}),
+                           candidate("ddl", "ddl 4", [5e-4, 2e-3], {"dims": [4]})],
+            "rows": [{"bytes": 1024, "best": "ddl 2x2", "time_s": 1e-4, "runner_up": "ring", "runner_up_time_s": 4e-4,
+                      "margin": 3.0},
+                     {"bytes": 1 << 20, "best": "ring", "time_s": 2e-3, "runner_up": "ddl 4", "runner_up_time_s": 2e-3,
+                      "margin": 0.0}]}
+
+
+class PlotTuningTest(PlotTestCase):
+
+    def test_each_algorithm_is_drawn_at_its_fastest_configuration_beside_the_best(self):
+        sizes, best, fastest, overall = plot_tuning.read_table(tuning_table(), "t.json")
+        self.assertEqual(sizes, [1024, 1 << 20])
+        self.assertEqual(best, ["ddl 2x2", "ring"])
+        self.assertEqual(fastest, {"ring": [4e-4, 2e-3], "ddl": [1e-4, 2e-3]})
+        self.assertEqual(overall, [1e-4, 2e-3])
+
+    @unittest.skipUnless(HAS_MATPLOTLIB or DEBIAN_HAS_MATPLOTLIB, "no Python here has matplotlib")
+    def test_writes_a_png_and_refuses_a_table_it_cannot_draw(self):
+        path = self.write("table.json", tuning_table())
+        picture = os.path.join(self.directory.name, "tuning.png")
+        run = subprocess.run([PLOT_TUNING, path, "--out", picture], capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(picture, "rb") as file:
+            self.assertEqual(file.read(8), PNG_SIGNATURE)
+        short = tuning_table()
+        short["candidates"][1]["time_s"] = [1e-4]
+        bad = self.write("short.json", short)
+        refused = os.path.join(self.directory.name, "refused.png")
+        run = subprocess.run([PLOT_TUNING, bad, "--out", refused], capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("short.json: $.candidates[1].time_s", run.stderr)
+        self.assertFalse(os.path.exists(refused))

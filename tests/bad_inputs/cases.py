@@ -588,6 +588,20 @@ CASES = [
     Case("ddlcompare: one file only", ["{python}", COMPARE, "{dir}/results.json"], ["measured"], {"results.json": json.dumps(SWEEP)}),
 
     # --- the scripts
+    *[Case(f"tune_on_emulated_cluster: {name}", ["{source}/analysis/tune_on_emulated_cluster", *flags, "--out", "{dir}/results"], expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--nodez", "2"], ["--nodez"]),
+          ("one node", ["--nodes", "1"], ["--nodes"]),
+          ("-n 0", ["-n", "0"], ["-n"]),
+          ("a rate without a unit", ["--rate", "100"], ["--rate"]),
+          ("--within as text", ["--within", "five"], ["--within"]),
+          ("an unknown protocol", ["--protocol", "lazy"], ["--protocol"]),
+          ("-b above -e", ["-b", "2M", "-e", "1M"], ["--min-bytes"]),
+      ]],
+    Case("tuning_check: a table that is no tuning table", ["{python}", "{source}/analysis/tuning_check", "flags", "{dir}/t.json"],
+         ["t.json", "tuning table"], {"t.json": json.dumps(SWEEP)}),
+    Case("tuning_check: a measurement missing", ["{python}", "{source}/analysis/tuning_check", "check", "{source}/" + TUNING, "{dir}"],
+         ["measured-000.json"]),
     *[Case(f"compare_on_emulated_cluster: {name}", ["{source}/analysis/compare_on_emulated_cluster", *flags, "--out", "{dir}/results"], expect)
       for name, flags, expect in [
           ("an unknown option", ["--nodez", "2"], ["--nodez"]),

@@ -628,7 +628,15 @@ def results_kind(document):
         return None
     if "results" in document or "points" in document:
         return "results"
+    if "candidates" in document:  # a tuning table, held to its own schema (committed_tuning_tables)
+        return None
     return "collective-sweep" if "rows" in document else None
+
+
+def committed_tuning_tables():
+    """(path, document) of every tuning table (ddlsim tune --json) under analysis/results/."""
+    return [(path, document) for path, document in ((path, load(path)) for path in shipped(RESULT_SETS))
+            if isinstance(document, dict) and "candidates" in document]
 
 
 def committed_results():
@@ -931,6 +939,13 @@ class EveryCommittedResultMatchesItsSchema(unittest.TestCase):
         for path, document, kind in found:
             with self.subTest(str(path.relative_to(SOURCE))):
                 self.assertEqual(problems(kind, document), [])
+
+    def test_every_committed_tuning_table_matches_its_schema(self):
+        found = committed_tuning_tables()
+        self.assertTrue(found, f"no tuning table among {RESULT_SETS}: the test would check nothing")
+        for path, document in found:
+            with self.subTest(str(path.relative_to(SOURCE))):
+                self.assertEqual(problems("tuning-table", document), [])
 
     def test_the_results_readers_fuzz_seeds_match_the_schema_and_hold_what_is_written_today(self):
         seeds = shipped("tests/fuzz/corpus/results_reader/*.json")
