@@ -84,11 +84,15 @@ int run(Arguments& args) {
   const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
   if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name);
-  // Bad options, and a case too large for this machine, fail before any output.
-  const Schedule largest =
-      file ? *file : args.algorithm.schedule({kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, "--gpus");
-  requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
-                          "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs");
+  // Bad options, and a case too large for this machine, fail before any output: at the largest size, and
+  // with a tuning table at every size, whose choice may hold more steps than the largest's (a ring at a
+  // small size, halving-doubling at the largest).
+  for (std::size_t s = tuned ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
+    const Schedule schedule =
+        file ? *file : args.algorithm.schedule({kind, args.gpus, sizes[s] / args.elementBytes, args.elementBytes}, "--gpus");
+    requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
+                            "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs");
+  }
 
   CollectiveSweep sweep;
   sweep.source = "ddlsim collective";

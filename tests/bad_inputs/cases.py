@@ -67,6 +67,15 @@ SCENARIO = "scenarios/powerai-ddl-resnet50.json"
 TOPOLOGY = "topologies/minsky-p100-ib-edr.json"
 MODEL = "models/resnet50.json"
 TUNING = "tests/fuzz/corpus/tuning_reader/flat-h200-4.json"  # ddlsim tune on 4 GPUs of flat-h200-edr
+# A tuning table for 16384 GPUs of dgx-h100-ndr: ring at 4 KiB (2P(P-1) steps), halving-doubling at 1 MiB.
+RING_THEN_HALVING_DOUBLING_AT_16384 = {
+    "source": "ddlsim tune", "topology": "dgx-h100-ndr", "gpus": 16384, "collective": "allreduce", "type": "float32",
+    "candidates": [{"algorithm": "ring", "parameters": {}, "label": "ring", "time_s": [1e-3, 2e-3]},
+                   {"algorithm": "halving-doubling", "parameters": {}, "label": "halving-doubling", "time_s": [2e-3, 1e-3]}],
+    "rows": [{"bytes": 4096, "best": "ring", "time_s": 1e-3, "runner_up": "halving-doubling", "runner_up_time_s": 2e-3,
+              "margin": 1.0},
+             {"bytes": 1048576, "best": "halving-doubling", "time_s": 1e-3, "runner_up": "ring", "runner_up_time_s": 2e-3,
+              "margin": 1.0}]}
 # A scenario small enough to simulate in a moment, naming the shipped topology and model.
 SMALL_SCENARIO = {"name": "small", "topology": "minsky-p100-ib-edr", "model": "resnet50", "gpu": "P100", "batch_per_gpu": 32,
                   "gpus": [1, 4], "algorithms": [{"name": "ring"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}]}
@@ -423,6 +432,11 @@ CASES = [
     Case("ddlsim collective --algorithm auto: a table of another topology",
          [SIM, "collective", "--algorithm", "auto", "--topology", "minsky-p100-ib-edr", "--gpus", "4", "--tuning",
           "{source}/" + TUNING, "--out", "{out}"], ["--tuning", "flat-h200-edr"]),
+    # Only the small size's choice, ring, is too large (2P(P-1) steps: about 86 GB); the largest's fits.
+    Case("ddlsim collective --algorithm auto: a ring at the small size of a 16384-GPU table",
+         [SIM, "collective", "--algorithm", "auto", "--tuning", "{dir}/t.json", "--topology", "dgx-h100-ndr", "--gpus", "16384",
+          "-b", "4K", "-e", "1M", "-f", "256", "--out", "{out}"],
+         ["--gpus", "simulating ring", "needs about"], {"t.json": json.dumps(RING_THEN_HALVING_DOUBLING_AT_16384)}),
     Case("ddlsim collective: --tuning without auto", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
                                                       "flat-h200-edr", "--tuning", "{source}/" + TUNING, "--out", "{out}"],
          ["--tuning", "auto"]),
