@@ -23,13 +23,14 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kRingAllGather,
 };
 
-void rejectUnusedOptions(const AlgorithmDefinition& algorithm, const AlgorithmOptions& options) {
+}  // namespace
+
+void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options) {
   for (const OptionDeclaration& option : algorithmOptionTable())
     if (option.get(options) && !(algorithm.options & option.bit))
       throw InvalidArgument(std::string(option.name), std::string(algorithm.name) + " takes no " + std::string(option.name));
+  algorithm.validate(ranks, options);
 }
-
-}  // namespace
 
 void acceptsAnyRankCount(int, const AlgorithmOptions&) {}
 std::vector<int> flatCostLevels(int ranks, const AlgorithmOptions&) { return {ranks}; }
@@ -58,8 +59,7 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
   if (spec.kind != algorithm.collective)
     throw InvalidArgument("algorithm", std::string(algorithm.name) + " is a " + std::string(toString(algorithm.collective)) +
                                            " algorithm, not " + std::string(toString(spec.kind)));
-  rejectUnusedOptions(algorithm, options);
-  algorithm.validate(spec.ranks, options);
+  checkOptions(algorithm, spec.ranks, options);
   // A rank's program has up to 6 steps per chunk (in a pipelined tree: receive from two children, send to
   // the parent, and back down), on every rank alike: refuse at once, on every rank, what ProgramBuilder would
   // refuse only after building 2^24 steps, and on some ranks only.

@@ -14,6 +14,10 @@ std::span<const AlgorithmDefinition* const> allAlgorithms();
 // The algorithm named `name` for `kind`; throws InvalidArgument("algorithm", ...) listing the known names.
 const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view name);
 
+// InvalidArgument naming the option unless `algorithm` takes every option set in `options` and they fit
+// `ranks` ranks: what makeSchedule checks of the options.
+void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options);
+
 // Checks spec and options (InvalidArgument naming the field) and returns the schedule.
 Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, const AlgorithmOptions& options);
 

@@ -78,7 +78,7 @@ std::vector<AlgorithmOptions> optionsToTry(const AlgorithmDefinition& algorithm,
 
 bool fits(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options) {
   try {
-    algorithm.validate(ranks, options);
+    checkOptions(algorithm, ranks, options);
     return true;
   } catch (const InvalidArgument&) {
     return false;

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "algorithms/collectives/algorithm.hpp"
-#include "algorithms/collectives/tuning_candidates.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "common/invalid_argument.hpp"
 #include "algorithms/schedule/schedule.hpp"
@@ -35,8 +34,6 @@ class AlgorithmFlags {
   void requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag, const std::string& topology = "") const;
   // What runs a collective of `bytes`: the table's choice with auto, else algorithm() and options().
   AlgorithmChoice choiceFor(double bytes) const;
-  // "auto" with auto, else the algorithm's name.
-  std::string algorithmName() const { return algorithm_; }
   // InvalidArgument naming the first of these options given, where a schedule file gives the schedule instead.
   void requireNoneGiven(const std::string& becauseOf) const;
   // The chosen algorithm; InvalidArgument naming the option if unknown.

@@ -53,6 +53,10 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
   return document;
 }
 
+std::string elementTypeName(int elementBytes) {
+  return elementBytes == 4 ? "float32" : std::to_string(elementBytes) + "-byte";
+}
+
 int sweepElementBytes(const std::string& type) {
   if (type == "float32") return 4;
   if (type == "float64") return 8;

@@ -62,5 +62,7 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep);
 CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::string& source);
 // The bytes of one element of a sweep's `type` ("float32", "bfloat16", "2-byte"); 0 if it names none.
 int sweepElementBytes(const std::string& type);
+// The `type` ddlsim writes for elements it knows only the size of: "float32" for 4 bytes, else "N-byte".
+std::string elementTypeName(int elementBytes);
 
 }  // namespace ddl

@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/io/run_description_json.hpp"
@@ -30,10 +29,6 @@ void requireSameTime(const JsonReader& reader, double rowSeconds, double candida
 }
 
 }  // namespace
-
-std::string elementTypeName(int elementBytes) {
-  return elementBytes == 4 ? "float32" : std::to_string(elementBytes) + "-byte";
-}
 
 std::size_t TuningTable::best(std::size_t size) const {
   std::size_t best = 0;
@@ -143,12 +138,8 @@ TuningTable tuningTableFromJson(const nlohmann::json& json, const std::string& s
     }
     if (at.has(candidates[c], "parameters"))
       candidate.choice.options = algorithmParametersFromJson(at.at("parameters"), candidates[c]["parameters"]);
-    // As makeSchedule checks them: an option the algorithm does not take, then options that do not fit.
-    for (const OptionDeclaration& option : algorithmOptionTable())
-      if (option.get(candidate.choice.options) && !(candidate.choice.algorithm->options & option.bit))
-        at.at("parameters").fail(name + " takes no " + std::string(option.key));
     try {
-      candidate.choice.algorithm->validate(table.gpus, candidate.choice.options);
+      checkOptions(*candidate.choice.algorithm, table.gpus, candidate.choice.options);
     } catch (const InvalidArgument& error) {
       at.at("parameters").fail(error.field() + ": " + error.message());
     }

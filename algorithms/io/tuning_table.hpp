@@ -58,7 +58,5 @@ nlohmann::json tuningTableToJson(const TuningTable& table);
 TuningTable tuningTableFromJson(const nlohmann::json& json, const std::string& source);
 // tuningTableFromJson of the file at `path`.
 TuningTable loadTuningTable(const std::string& path);
-// "float32" for 4-byte elements, else "N-byte", as collective sweeps name them.
-std::string elementTypeName(int elementBytes);
 
 }  // namespace ddl
