@@ -158,13 +158,24 @@ void readEffects(const JsonReader& root, const nlohmann::json& json, Scenario& s
 }
 
 ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
-  std::vector<std::string_view> fields{"name"};
-  for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
-  reader.allowOnly(json, fields);
   ScenarioAlgorithm algorithm;
   algorithm.path = reader.path();
   algorithm.name = reader.stringAt(json, "name");
-  findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
+  if (algorithm.tuned()) {
+    // Its tables give the options too.
+    reader.allowOnly(json, {"name", "tuning"});
+    algorithm.tuning = reader.stringAt(json, "tuning");
+    if (algorithm.tuning.empty()) reader.at("tuning").fail("give the tuning table's file, with {gpus} for the GPU count");
+    return algorithm;
+  }
+  std::vector<std::string_view> fields{"name"};
+  for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
+  reader.allowOnly(json, fields);
+  try {
+    findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
+  } catch (const InvalidArgument& error) {
+    reader.at("name").fail(error.message() + ", or auto (chosen per bucket from tuning tables)");
+  }
   for (const OptionDeclaration& declaration : algorithmOptionTable()) {
     const std::string key(declaration.key);
     if (reader.has(json, key)) algorithm.options.push_back(readOption(reader.at(key), json[key], declaration));
@@ -259,6 +270,7 @@ IterationEffects Scenario::effectsAt(bool pessimistic) const {
 }
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+  if (algorithm.tuned()) return kTunedAlgorithm;
   return findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(optionsFor(algorithm, gpus));
 }
 
@@ -271,6 +283,7 @@ bool Scenario::repeatsAnEarlierEntry(std::size_t index, int gpus) const {
 
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
+  if (algorithm.tuned()) return options;
   const JsonReader reader(path, algorithm.path);
   const AlgorithmDefinition& definition = findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
   for (const ScenarioOption& option : algorithm.options) {
@@ -299,6 +312,54 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
     reader.fail("at " + std::to_string(gpus) + " GPUs: " + error.what());
   }
   return options;
+}
+
+TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+  const JsonReader at = JsonReader(path, algorithm.path).at("tuning");
+  std::string name = algorithm.tuning;
+  const std::string placeholder = "{gpus}";
+  for (std::size_t found = name.find(placeholder); found != std::string::npos; found = name.find(placeholder, found))
+    name.replace(found, placeholder.size(), std::to_string(gpus));
+  std::string file;
+  try {
+    file = findDataFile("scenarios/tuning", name, path, path + ": " + at.path());
+  } catch (const InvalidArgument& error) {
+    at.fail("no tuning table for " + std::to_string(gpus) + " GPUs: " + error.message() + " (ddlsim tune --topology " + topology.name +
+            " --gpus " + std::to_string(gpus) + " --json --out FILE makes one)");
+  }
+  TuningTable table;
+  try {
+    table = loadTuningTable(file);
+  } catch (const InvalidArgument& error) {
+    at.fail("the table for " + std::to_string(gpus) + " GPUs: " + error.what());
+  }
+  const std::string mismatch = tuningMismatch(table, CollectiveKind::Allreduce, gpus, topology.name);
+  if (!mismatch.empty()) at.fail(file + " " + mismatch);
+  if (table.elementBytes != gradientElementBytes(gradients))
+    at.fail(file + " was tuned for " + std::to_string(table.elementBytes) + "-byte elements, not " +
+            std::to_string(gradientElementBytes(gradients)) + " (" + gradients + " gradients)");
+  return table;
+}
+
+BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
+  const std::vector<GradientBucket>& buckets = plan.buckets();
+  if (!algorithm.tuned())
+    return BucketAlgorithms(buckets.size(), {&findAlgorithm(CollectiveKind::Allreduce, algorithm.name), optionsFor(algorithm, gpus)});
+  // One GPU sends nothing, whatever the algorithm: it needs no table.
+  if (gpus == 1) return BucketAlgorithms(buckets.size(), {&findAlgorithm(CollectiveKind::Allreduce, "ring"), {}});
+  const TuningTable table = tuningTableFor(algorithm, gpus);
+  BucketAlgorithms chosen;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    chosen.push_back(table.choose(static_cast<double>(buckets[b].elements.count) * plan.workload().elementBytes));
+    try {
+      makeSchedule(*chosen[b].algorithm, {CollectiveKind::Allreduce, gpus, buckets[b].elements.count, plan.workload().elementBytes},
+                   chosen[b].options);
+    } catch (const InvalidArgument& error) {
+      JsonReader(path, algorithm.path).at("tuning").fail("at " + std::to_string(gpus) + " GPUs, " + chosen[b].label() +
+                                                        " (the choice for bucket " + std::to_string(b) + "): " + error.message());
+    }
+  }
+  return chosen;
 }
 
 Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJsonFile(path), path); }
@@ -448,6 +509,10 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
     for (int count : simulatedCounts) {
+      if (scenario.algorithms[a].tuned()) {
+        scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);  // every table there and fit for its point
+        continue;
+      }
       try {
         makeSchedule(findAlgorithm(CollectiveKind::Allreduce, scenario.algorithms[a].name),
                      {CollectiveKind::Allreduce, count, largestBucket, elementBytes},

@@ -10,7 +10,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/io/tuning_table.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/collectives/option_table.hpp"
@@ -31,11 +33,18 @@ struct ScenarioOption {
   std::optional<OptionValue> value;
 };
 
+// The entry of a scenario's algorithms that chooses per gradient bucket: {"name": "auto", "tuning": FILE}.
+inline constexpr const char* kTunedAlgorithm = "auto";
+
 // One algorithm of a scenario, with options that may follow the GPU count.
 struct ScenarioAlgorithm {
   std::string name;
   std::vector<ScenarioOption> options;  // in the option table's order
   std::string path;  // where it sits in the file, for messages
+  // "auto": the tuning table (`ddlsim tune`) of N GPUs is this file with "{gpus}" replaced by N.
+  std::string tuning;
+
+  bool tuned() const { return name == kTunedAlgorithm; }
 };
 
 // A result someone published for the experiment a scenario models, to set predictions beside (plots, tables).
@@ -81,9 +90,15 @@ struct Scenario {
 
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;
-  // The options of `algorithm` at `gpus` GPUs, already validated.
+  // The options of `algorithm` at `gpus` GPUs, already validated (none for "auto").
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
-  // What the point of `algorithm` at `gpus` GPUs is called ("ddl 4x16x4"): two entries may meet at some
+  // "auto" at `gpus` GPUs: its tuning table, checked to be one of allreduces at that count on this
+  // topology, in the gradients' element size; InvalidArgument naming $.algorithms[i].tuning otherwise.
+  TuningTable tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus) const;
+  // What allreduces each bucket of `plan` at `gpus` GPUs: the entry's algorithm for all, or for "auto" the
+  // tuning table's choice at each bucket's size, each checked to fit its bucket.
+  BucketAlgorithms bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
+  // What the point of `algorithm` at `gpus` GPUs is called ("ddl 4x16x4", "auto"): two entries may meet at some
   // GPU counts, and each point is simulated and measured once.
   std::string labelFor(const ScenarioAlgorithm& algorithm, int gpus) const;
   // Whether an earlier entry of `algorithms` comes to the same point at `gpus` GPUs as entry `index`.

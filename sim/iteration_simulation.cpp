@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <stdexcept>
 
 #include "algorithms/collectives/registry.hpp"
 #include "sim/actor_outcomes.hpp"
@@ -35,12 +37,17 @@ CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpu
   return measured;
 }
 
-std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, int gpus) {
+BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options) {
+  return BucketAlgorithms(plan.buckets().size(), AlgorithmChoice{&algorithm, options});
+}
+
+std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus) {
+  if (algorithms.size() != plan.buckets().size()) throw std::invalid_argument("one algorithm per bucket");
   std::vector<Schedule> schedules;
-  for (const GradientBucket& bucket : plan.buckets())
-    schedules.push_back(makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, bucket.elements.count, plan.workload().elementBytes},
-                                     options));
+  for (std::size_t b = 0; b < algorithms.size(); ++b)
+    schedules.push_back(makeSchedule(*algorithms[b].algorithm,
+                                     {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes},
+                                     algorithms[b].options));
   return schedules;
 }
 
@@ -62,22 +69,25 @@ IterationSimulation summarizeIterations(const IterationRecord& record, const Ite
   return result;
 }
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
+IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
+                                      const PlatformDescription& platform, const IterationEffects& effects,
+                                      IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
   const int iterations = effects.iterationsFor(gpus);
   const TrainingWorkload& workload = plan.workload();
   const std::vector<GradientBucket>& buckets = plan.buckets();
-  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithm, options, gpus);
+  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
 
   SimulatedPlatform simulated(platform);
-  // Every bucket's schedule talks between the same pairs; connect them from the largest one, a rank at a time.
-  const auto largest = std::max_element(buckets.begin(), buckets.end(), [](const auto& a, const auto& b) {
-    return a.elements.count < b.elements.count;
-  });
-  for (Rank rank = 0; rank < gpus; ++rank)
-    connectProgramPeers(schedules[static_cast<std::size_t>(largest - buckets.begin())].program(rank), simulated);
+  // The buckets of one algorithm talk between the same pairs: connect them from its largest bucket, a rank
+  // at a time.
+  std::map<std::string, std::size_t> largestOf;  // by the algorithm's label
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    const auto [entry, added] = largestOf.emplace(algorithms[b].label(), b);
+    if (!added && buckets[b].elements.count > buckets[entry->second].elements.count) entry->second = b;
+  }
+  for (const auto& [label, b] : largestOf)
+    for (Rank rank = 0; rank < gpus; ++rank) connectProgramPeers(schedules[b].program(rank), simulated);
   std::vector<sg4::Host*> computeHosts;  // after every route: see SimulatedPlatform::computeHost
   for (Rank rank = 0; rank < gpus; ++rank) computeHosts.push_back(simulated.computeHost(rank));
 

@@ -11,6 +11,7 @@
 // step ends; the mean is reported.
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/schedule/schedule.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
@@ -30,9 +31,10 @@ struct IterationSimulation {
 // Work no collective outlasts: the contention of a collective (the overlap slowdown) is cancelled when it ends.
 inline constexpr double kContentionSeconds = 1e6;
 
+BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options);
+
 // Each bucket's allreduce schedule over `gpus` GPUs, in bucket order: what both engines run.
-std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, int gpus);
+std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus);
 
 // An allreduce of `bytes` over `gpus` GPUs that took `seconds`, with its algbw and busbw.
 CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus);
@@ -50,9 +52,15 @@ IterationSimulation summarizeIterations(const IterationRecord& record, const Ite
 
 // Throws SimulationError if the simulation cannot run to its end. With `timeline`, every rank's compute
 // phases and bucket allreduces of the first iteration are appended to it under `group`.
-IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      const IterationEffects& effects = {}, IterationTimeline* timeline = nullptr,
-                                      const std::string& group = "");
+IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
+                                      const PlatformDescription& platform, const IterationEffects& effects = {},
+                                      IterationTimeline* timeline = nullptr, const std::string& group = "");
+// One algorithm for every bucket.
+inline IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                             const AlgorithmOptions& options, const PlatformDescription& platform,
+                                             const IterationEffects& effects = {}, IterationTimeline* timeline = nullptr,
+                                             const std::string& group = "") {
+  return ddl::simulateIteration(plan, sameForEveryBucket(plan, algorithm, options), platform, effects, timeline, group);
+}
 
 }  // namespace ddl

@@ -22,28 +22,35 @@ namespace ddl {
 
 double requireScenarioMemory(const Scenario& scenario, double computeScale) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
-  // A point holds one bucket's programs at a time; the bucket with the most elements has the most steps.
-  Elements largest = 0;
-  for (const GradientBucket& bucket : plan.buckets()) largest = std::max(largest, bucket.elements.count);
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   double most = 0;
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
-    const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
     for (std::size_t i = 0; i < counts.size(); ++i) {
       const int gpus = counts[i];
-      const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-      try {
-        const Schedule schedule = makeSchedule(algorithm, {CollectiveKind::Allreduce, gpus, largest, plan.workload().elementBytes}, options);
-        const int netpoints = netpointsOf(Cluster(scenario.topology, gpus, scenario.placement));
-        most = std::max(most, estimatedSimulationBytes(schedule, netpoints));
-        requireSimulationMemory(schedule, netpoints,
-                                scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
-                                                                                : std::string(": $.baseline_gpus")),
-                                "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
-      } catch (const InvalidArgument& error) {
-        if (error.field().rfind(scenario.path, 0) == 0) throw;
-        // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).
-        throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(gpus) + " GPUs: " + error.what());
+      // A point holds one bucket's programs at a time; of the buckets one algorithm allreduces, the one with
+      // the most elements has the most steps.
+      const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
+      std::map<std::string, std::size_t> largestOf;  // by the algorithm's label
+      for (std::size_t b = 0; b < algorithms.size(); ++b) {
+        const auto [entry, added] = largestOf.emplace(algorithms[b].label(), b);
+        if (!added && plan.buckets()[b].elements.count > plan.buckets()[entry->second].elements.count) entry->second = b;
+      }
+      for (const auto& [label, b] : largestOf) {
+        try {
+          const Schedule schedule = makeSchedule(
+              *algorithms[b].algorithm,
+              {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes}, algorithms[b].options);
+          const int netpoints = netpointsOf(Cluster(scenario.topology, gpus, scenario.placement));
+          most = std::max(most, estimatedSimulationBytes(schedule, netpoints));
+          requireSimulationMemory(schedule, netpoints,
+                                  scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
+                                                                                  : std::string(": $.baseline_gpus")),
+                                  "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
+        } catch (const InvalidArgument& error) {
+          if (error.field().rfind(scenario.path, 0) == 0) throw;
+          // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).
+          throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(gpus) + " GPUs: " + error.what());
+        }
       }
     }
   }
@@ -73,26 +80,23 @@ PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, con
                          const ScenarioAlgorithm& choice, int gpus, const std::vector<IterationEffects>& effects,
                          SimulationEngine engine) {
   PointTasks point{&choice, gpus, tasks.size(), 0};
-  const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-  const AlgorithmDefinition* algorithm = &findAlgorithm(CollectiveKind::Allreduce, choice.name);
-  tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, central = effects.front()] {
+  const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
+  tasks.push_back([&scenario, &plan, algorithms, gpus, engine, central = effects.front()] {
     const IterationSimulation iteration =
-        simulateIterationOn(engine, plan, *algorithm, options, Cluster(scenario.topology, gpus, scenario.placement), central);
+        simulateIterationOn(engine, plan, algorithms, Cluster(scenario.topology, gpus, scenario.placement), central);
     std::vector<double> values{iteration.iterationSeconds};
     for (const CollectiveMeasurement& allreduce : iteration.allreduces) values.push_back(allreduce.seconds);
     return values;
   });
   // The bandwidth part of the exposed communication is what is left with no latency anywhere.
-  tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, central = effects.front()] {
+  tasks.push_back([&scenario, &plan, algorithms, gpus, engine, central = effects.front()] {
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
-    return std::vector<double>{
-        simulateIterationOn(engine, plan, *algorithm, options, PlatformWithoutLatency(cluster), central).iterationSeconds};
+    return std::vector<double>{simulateIterationOn(engine, plan, algorithms, PlatformWithoutLatency(cluster), central).iterationSeconds};
   });
   for (std::size_t end = 1; end < effects.size(); ++end)
-    tasks.push_back([&scenario, &plan, algorithm, options, gpus, engine, atEnd = effects[end]] {
-      return std::vector<double>{simulateIterationOn(engine, plan, *algorithm, options,
-                                                     Cluster(scenario.topology, gpus, scenario.placement), atEnd)
-                                     .iterationSeconds};
+    tasks.push_back([&scenario, &plan, algorithms, gpus, engine, atEnd = effects[end]] {
+      return std::vector<double>{
+          simulateIterationOn(engine, plan, algorithms, Cluster(scenario.topology, gpus, scenario.placement), atEnd).iterationSeconds};
     });
   point.count = tasks.size() - point.first;
   return point;
@@ -101,8 +105,6 @@ PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, con
 ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, const PointTasks& tasks,
                            const std::vector<std::vector<double>>& values) {
   const ScenarioAlgorithm& choice = *tasks.choice;
-  const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
-  const AlgorithmOptions options = scenario.optionsFor(choice, tasks.gpus);
   const Cluster cluster(scenario.topology, tasks.gpus, scenario.placement);
   const std::vector<double>& simulated = values.at(tasks.first);
   if (simulated.size() != plan.buckets().size() + 1) throw SimulationError("a point's simulation lost its buckets");
@@ -112,15 +114,19 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.hosts = cluster.nodes();
   point.ranksPerHost = cluster.ranksOnBusiestNode();
   point.algorithmName = choice.name;
-  point.parameters = options;
-  point.label = algorithm.description(options);
+  point.parameters = scenario.optionsFor(choice, tasks.gpus);
+  point.label = scenario.labelFor(choice, tasks.gpus);
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = simulated[0];
   // One GPU alone pays the per-iteration overhead too; jitter has mean 1, and the spread is about the median.
   point.computeSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
-  for (std::size_t b = 0; b < plan.buckets().size(); ++b)
+  // What "auto" chose for each bucket; one GPU allreduces nothing.
+  const BucketAlgorithms chosen = choice.tuned() && tasks.gpus > 1 ? scenario.bucketAlgorithms(choice, tasks.gpus, plan) : BucketAlgorithms{};
+  for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
     point.collectives.push_back(allreduceMeasurement(
         static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], tasks.gpus));
+    if (!chosen.empty()) point.collectives.back().chosen = chosen[b].label();
+  }
   // The rest is latency. Never more than the whole, whatever the contention does.
   const double withoutLatency = values.at(tasks.first + 1).at(0);
   const double bandwidthPart = std::min(point.exposedCommunicationSeconds(), std::max(0.0, withoutLatency - point.computeSeconds));
@@ -233,8 +239,7 @@ IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algor
   timeline.title = scenario.name + ": " + scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) +
                    " GPUs, predicted by ddlsim";
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
-  simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, choice.name), scenario.optionsFor(choice, gpus),
-                      cluster, scenario.effects, &timeline, scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, predicted");
+  simulateIterationOn(engine, plan, scenario.bucketAlgorithms(choice, gpus, plan), cluster, scenario.effects, &timeline, scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, predicted");
   return timeline;
 }
 

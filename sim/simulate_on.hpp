@@ -15,12 +15,19 @@ inline CollectiveTiming simulateCollectiveOn(SimulationEngine engine, const Sche
                                           : simulateCollective(schedule, platform, runs);
 }
 
+inline IterationSimulation simulateIterationOn(SimulationEngine engine, const IterationPlan& plan, const BucketAlgorithms& algorithms,
+                                               const PlatformDescription& platform, const IterationEffects& effects = {},
+                                               IterationTimeline* timeline = nullptr, const std::string& group = "") {
+  return engine == SimulationEngine::Step ? ddl::step::simulateIteration(plan, algorithms, platform, effects, timeline, group)
+                                          : ddl::simulateIteration(plan, algorithms, platform, effects, timeline, group);
+}
+
+// One algorithm for every bucket.
 inline IterationSimulation simulateIterationOn(SimulationEngine engine, const IterationPlan& plan,
                                                const AlgorithmDefinition& algorithm, const AlgorithmOptions& options,
                                                const PlatformDescription& platform, const IterationEffects& effects = {},
                                                IterationTimeline* timeline = nullptr, const std::string& group = "") {
-  return engine == SimulationEngine::Step ? step::simulateIteration(plan, algorithm, options, platform, effects, timeline, group)
-                                          : simulateIteration(plan, algorithm, options, platform, effects, timeline, group);
+  return simulateIterationOn(engine, plan, sameForEveryBucket(plan, algorithm, options), platform, effects, timeline, group);
 }
 
 }  // namespace ddl

@@ -236,11 +236,11 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
 
 }  // namespace
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      const IterationEffects& effects, IterationTimeline* timeline, const std::string& group) {
+IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
+                                      const PlatformDescription& platform, const IterationEffects& effects,
+                                      IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
-  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithm, options, gpus);
+  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
   StepPlatform stepPlatform(platform);
   Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
   iterations.start();

@@ -10,9 +10,8 @@
 
 namespace ddl::step {
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                      const AlgorithmOptions& options, const PlatformDescription& platform,
-                                      const IterationEffects& effects = {}, IterationTimeline* timeline = nullptr,
-                                      const std::string& group = "");
+IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
+                                      const PlatformDescription& platform, const IterationEffects& effects = {},
+                                      IterationTimeline* timeline = nullptr, const std::string& group = "");
 
 }  // namespace ddl::step

@@ -7,16 +7,10 @@
 #include <vector>
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/collectives/option_table.hpp"
 
 namespace ddl {
-
-// One algorithm with its options: what a tuning table chooses per size.
-struct AlgorithmChoice {
-  const AlgorithmDefinition* algorithm = nullptr;
-  AlgorithmOptions options;
-  std::string label() const { return algorithm->description(options); }
-};
 
 // The pipeline chunk sizes tried for double-binary-tree on its own: NCCL's tree chunk range around the
 // 512 KiB default. As an inner allreduce it keeps the default, which keeps the candidates in the hundreds.

@@ -79,15 +79,8 @@ const TuningTable& AlgorithmFlags::tuning() const {
 
 void AlgorithmFlags::requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag,
                                        const std::string& topology) const {
-  const TuningTable& table = tuning();
-  if (table.collective != kind)
-    throw InvalidArgument("--tuning", tuningFile_ + " is a table of " + std::string(toString(table.collective)) + " algorithms, not " +
-                                          std::string(toString(kind)));
-  if (table.gpus != ranks)
-    throw InvalidArgument("--tuning", tuningFile_ + " was tuned for " + std::to_string(table.gpus) + " ranks, but " + ranksFlag +
-                                          " gives " + std::to_string(ranks));
-  if (!topology.empty() && table.topology != topology)
-    throw InvalidArgument("--tuning", tuningFile_ + " was tuned on " + table.topology + ", not " + topology);
+  const std::string mismatch = tuningMismatch(tuning(), kind, ranks, topology);
+  if (!mismatch.empty()) throw InvalidArgument("--tuning", tuningFile_ + " " + mismatch + (tuning().gpus != ranks ? " (" + ranksFlag + ")" : ""));
 }
 
 AlgorithmChoice AlgorithmFlags::choiceFor(double bytes) const {

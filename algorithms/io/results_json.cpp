@@ -13,12 +13,14 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
   nlohmann::json points = nlohmann::json::array();
   for (const ScalingPoint& point : results.points) {
     nlohmann::json collectives = nlohmann::json::array();
-    for (const CollectiveMeasurement& c : point.collectives)
+    for (const CollectiveMeasurement& c : point.collectives) {
       collectives.push_back({{"collective", c.collective},
                              {"bytes", c.bytes},
                              {"time_s", c.seconds},
                              {"algbw_Bps", c.algbwBps},
                              {"busbw_Bps", c.busbwBps}});
+      if (!c.chosen.empty()) collectives.back()["chosen"] = c.chosen;
+    }
     nlohmann::json entry = {{"configuration", point.configuration},
                       {"gpus", point.gpus},
                       {"hosts", point.hosts},
@@ -118,10 +120,11 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
       const auto& list = cs.array(entry["collectives"]);
       for (std::size_t k = 0; k < list.size(); ++k) {
         const JsonReader c = cs.at(k);
-        c.allowOnly(list[k], {"collective", "bytes", "time_s", "algbw_Bps", "busbw_Bps"});
+        c.allowOnly(list[k], {"collective", "bytes", "time_s", "algbw_Bps", "busbw_Bps", "chosen"});
         point.collectives.push_back({c.stringAt(list[k], "collective"), c.numberAt(list[k], "bytes", 0, 1e18),
                                      c.numberAt(list[k], "time_s", 0, 1e9), c.numberAt(list[k], "algbw_Bps", 0, 1e18),
-                                     c.numberAt(list[k], "busbw_Bps", 0, 1e18)});
+                                     c.numberAt(list[k], "busbw_Bps", 0, 1e18),
+                                     c.has(list[k], "chosen") ? c.stringAt(list[k], "chosen") : std::string()});
       }
     }
     results.points.push_back(std::move(point));

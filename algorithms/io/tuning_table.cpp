@@ -61,6 +61,14 @@ const AlgorithmChoice& TuningTable::choose(double bytes) const {
   return candidates[best(nearest)].choice;
 }
 
+std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology) {
+  if (table.collective != kind)
+    return "is a table of " + std::string(toString(table.collective)) + " algorithms, not " + std::string(toString(kind));
+  if (table.gpus != ranks) return "was tuned for " + std::to_string(table.gpus) + " ranks, not " + std::to_string(ranks);
+  if (!topology.empty() && table.topology != topology) return "was tuned on " + table.topology + ", not " + topology;
+  return "";
+}
+
 nlohmann::json tuningTableToJson(const TuningTable& table) {
   nlohmann::json candidates = nlohmann::json::array();
   for (const TunedCandidate& candidate : table.candidates)

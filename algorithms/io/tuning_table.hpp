@@ -52,6 +52,10 @@ struct TuningTable {
   const AlgorithmChoice& choose(double bytes) const;
 };
 
+// Why `table` cannot choose for a `kind` collective of `ranks` ranks on `topology` (empty: on any), as a
+// phrase after the file's name ("was tuned for 256 ranks, not 128"); empty if it can.
+std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology);
+
 nlohmann::json tuningTableToJson(const TuningTable& table);
 // Every field checked, InvalidArgument naming `source` and the JSON path: known algorithms with options that
 // fit `gpus`, candidate labels unique, one time per size, sizes ascending, rows that agree with the times.

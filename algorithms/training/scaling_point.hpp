@@ -21,6 +21,7 @@ struct CollectiveMeasurement {
   double seconds = 0;
   double algbwBps = 0;  // bytes / seconds
   double busbwBps = 0;  // algbw x nccl-tests' bus factor
+  std::string chosen;   // what a scenario's "auto" chose to run it ("ddl 4x16x4"); empty for one algorithm
 };
 
 // Who wrote a results file and how, so that analysis joins only points that describe the same run.

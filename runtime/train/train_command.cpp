@@ -55,7 +55,9 @@ void TrainCommand::check() {
 
 void TrainCommand::checkForJob(int mpiRanks) {
   ranks_ = checkJob(flags_.transport(), job(nullptr), mpiRanks);
-  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->optionsFor(choice, ranks_);
+  const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
+  // "auto" needs a tuning table for this many ranks.
+  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->bucketAlgorithms(choice, ranks_, plan);
 }
 
 int TrainCommand::launch(SilenceWatchdog* watchdog) {

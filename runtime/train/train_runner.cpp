@@ -79,17 +79,18 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   World& world = context.world;
   const int ranks = world.size();
   const Rank rank = world.rank();
-  const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
-  const AlgorithmOptions algorithmOptions = scenario.optionsFor(choice, ranks);
+  // "auto" runs what the scenario's tuning table for this many ranks chooses per bucket, as ddlsim does.
+  const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, ranks, plan);
   const TrainingWorkload& workload = plan.workload();
   const BenchCollective& allreduce = benchCollective(CollectiveKind::Allreduce);
   const DataType type = gradientDataType(workload.gradientPrecision);
   const int elementBytes = static_cast<int>(sizeOf(type));
   std::vector<Program> programs;
-  for (const GradientBucket& bucket : plan.buckets())
-    programs.push_back(
-        makeSchedule(algorithm, {CollectiveKind::Allreduce, ranks, bucket.elements.count, elementBytes}, algorithmOptions)
-            .program(rank));
+  for (std::size_t b = 0; b < algorithms.size(); ++b)
+    programs.push_back(makeSchedule(*algorithms[b].algorithm,
+                                    {CollectiveKind::Allreduce, ranks, plan.buckets()[b].elements.count, elementBytes},
+                                    algorithms[b].options)
+                           .program(rank));
   freezeIfAsked("setup", rank);
   reserveChannels(context.world, context.transport, programs);
 
@@ -123,7 +124,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     // allreduces as measured.
     const bool traced = iteration + 1 == options.warmup + options.iterations;
     const std::size_t buckets = plan.buckets().size();
-    const std::string group = algorithm.description(algorithmOptions) + " at " + std::to_string(ranks) + " GPUs, measured";
+    const std::string group = scenario.labelFor(choice, ranks) + " at " + std::to_string(ranks) + " GPUs, measured";
     const double computeStart = since(start);
     context.compute.start(phases);
     double lastAllreduceEnd = 0;
@@ -198,8 +199,8 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   point.configuration = options.configuration.empty() ? scenario.name : options.configuration;
   point.gpus = ranks;
   point.algorithmName = choice.name;
-  point.parameters = algorithmOptions;
-  point.label = algorithm.description(algorithmOptions);
+  point.parameters = scenario.optionsFor(choice, ranks);
+  point.label = scenario.labelFor(choice, ranks);
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = upperMedian(iterations);
   point.computeSeconds = workload.computeSeconds();
@@ -209,6 +210,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     collective.seconds = world.maxOverRanks(upperMedian(bucketSeconds[b]));
     collective.algbwBps = collective.seconds > 0 ? collective.bytes / collective.seconds : 0;
     collective.busbwBps = collective.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, ranks);
+    if (choice.tuned() && ranks > 1) collective.chosen = algorithms[b].label();
     point.collectives.push_back(collective);
   }
   return measured;
@@ -234,8 +236,8 @@ void printMeasuredEffects(const MeasuredEffects& effects) {
 int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext& context) {
   Transport& transport = context.transport;
   const Rank rank = context.world.rank();
-  for (const ScenarioAlgorithm& choice : scenario.algorithms) scenario.optionsFor(choice, context.world.size());
   const IterationPlan plan = scenario.iterationPlan(options.computeScale);
+  for (const ScenarioAlgorithm& choice : scenario.algorithms) scenario.bucketAlgorithms(choice, context.world.size(), plan);
   // Calibrated together, with nothing else running, as the compute alone is then measured.
   context.world.barrier();
   context.compute.calibrate();

@@ -58,7 +58,7 @@ FORMATS = {
                  "readme": ("scenarios/README.md", "Format")},
     "schedule": {"shipped": None, "seeds": "tests/fuzz/corpus/schedule_reader/*.json",
                  "readme": ("algorithms/README.md", "Schedule files")},
-    "tuning-table": {"shipped": None, "seeds": "tests/fuzz/corpus/tuning_reader/*.json",
+    "tuning-table": {"shipped": "scenarios/tuning/*.json", "seeds": "tests/fuzz/corpus/tuning_reader/*.json",
                      "readme": ("sim/README.md", "Tuning tables")},
 }
 UNITS = {"_s": ("seconds",), "_Bps": ("bytes", "per second"), "_bytes": ("bytes",)}
@@ -462,6 +462,9 @@ class EveryShippedFileMatchesItsSchema(unittest.TestCase):
 
     def test_every_shipped_scenario_matches_the_schema(self):
         self.check_files("scenario", FORMATS["scenario"]["shipped"])
+
+    def test_every_shipped_tuning_table_matches_the_schema(self):
+        self.check_files("tuning-table", FORMATS["tuning-table"]["shipped"])
 
     def test_every_fuzz_seed_matches_its_schema(self):
         for kind, format in FORMATS.items():

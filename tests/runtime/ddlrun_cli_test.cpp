@@ -137,6 +137,29 @@ TEST_F(Ddlrun, TrainAllreducesGradientsInTheScenariosElementType) {
   EXPECT_EQ(firstBucketBytes["bf16"], firstBucketBytes["fp16"]);
 }
 
+// A scenario's "auto" runs, bucket by bucket, what ddlsim chose for the same count from the same table.
+TEST_F(Ddlrun, TrainRunsTheChoicesDdlsimMadeForEachBucket) {
+  nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50-tuned.json"));
+  scenario["algorithms"] = {{{"name", "auto"},
+                             {"tuning", std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/tuning/minsky-p100-ib-edr-allreduce-{gpus}.json"}}};
+  scenario["gpus"] = {4};
+  const fs::path path = dir_ / "scenario.json";
+  std::ofstream(path) << scenario.dump();
+  const Result simulated = ddlsim(path.string() + " --json");
+  ASSERT_EQ(simulated.exitCode, 0) << simulated.err;
+  const Result measured = ddlrun(4, "train " + path.string() + " --compute-scale 0.01 -n 1 -w 0 --json");
+  ASSERT_EQ(measured.exitCode, 0) << measured.err;  // 0: every bucket's sums exact
+  const nlohmann::json predicted = nlohmann::json::parse(simulated.out)["points"][0];
+  const nlohmann::json point = nlohmann::json::parse(measured.out)["points"][0];
+  EXPECT_EQ(point["algorithm"], "auto");
+  EXPECT_EQ(point["label"], "auto");
+  ASSERT_EQ(point["collectives"].size(), predicted["collectives"].size());
+  for (std::size_t b = 0; b < point["collectives"].size(); ++b) {
+    EXPECT_TRUE(point["collectives"][b].contains("chosen")) << "bucket " << b;
+    EXPECT_EQ(point["collectives"][b]["chosen"], predicted["collectives"][b]["chosen"]) << "bucket " << b;
+  }
+}
+
 TEST_F(Ddlrun, TrainWritesDdlsimsSchemaForEachAlgorithm) {
   nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
   scenario["algorithms"] = {{{"name", "ring"}}, {{"name", "ddl"}, {"dims", "topology"}}};

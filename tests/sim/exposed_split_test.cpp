@@ -19,7 +19,7 @@ Scenario oneBucketAfterBackward(int gpus, const std::string& algorithm) {
   scenario.fusion.bucketBytes = std::int64_t{1} << 40;
   scenario.overlapBackward = false;
   scenario.algorithms.resize(1);
-  scenario.algorithms.front() = {algorithm, {}, "$.algorithms[0]"};
+  scenario.algorithms.front() = {algorithm, {}, "$.algorithms[0]", ""};
   return scenario;
 }
 

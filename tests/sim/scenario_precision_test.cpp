@@ -16,7 +16,7 @@ Scenario h200Scenario(const std::string& precision, const std::string& gradients
   scenario.batchPerGpu = 128;
   scenario.gpuCounts = {16};
   scenario.algorithms.resize(1);
-  scenario.algorithms.front() = {"ring", {}, "$.algorithms[0]"};
+  scenario.algorithms.front() = {"ring", {}, "$.algorithms[0]", ""};
   scenario.precision = precision;
   scenario.gradients = gradients;
   return scenario;

@@ -96,12 +96,11 @@ void expectIterationAgreement(const Scenario& scenario, const IterationEffects& 
   const IterationPlan plan = scenario.iterationPlan();
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
-    const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
-    const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
+    const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
     IterationTimeline messageTimeline, stepTimeline;
-    const IterationSimulation message = simulateIteration(plan, algorithm, options, cluster, effects, &messageTimeline, "g");
-    const IterationSimulation step = step::simulateIteration(plan, algorithm, options, cluster, effects, &stepTimeline, "g");
-    const std::string label = scenario.name + ", " + algorithm.description(options) + " at " + std::to_string(gpus) + " GPUs, " + what;
+    const IterationSimulation message = simulateIteration(plan, algorithms, cluster, effects, &messageTimeline, "g");
+    const IterationSimulation step = step::simulateIteration(plan, algorithms, cluster, effects, &stepTimeline, "g");
+    const std::string label = scenario.name + ", " + scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, " + what;
     EXPECT_NEAR(step.iterationSeconds, message.iterationSeconds, kAgreement * message.iterationSeconds) << label;
     EXPECT_EQ(step.iterations, message.iterations) << label;
     ASSERT_EQ(step.allreduces.size(), message.allreduces.size()) << label;
@@ -126,7 +125,7 @@ void expectIterationAgreement(const Scenario& scenario, const IterationEffects& 
 // Every shipped scenario's algorithms, without effects and with every effect its file gives (jitter, GPU
 // spread, overlap slowdown, both overheads), and Goyal's Horovod-free DDP against DDL's own fusion.
 TEST(StepEngine, SimulatesTheIterationsOfEveryShippedScenarioAsTheSimGridEngineDoes) {
-  for (const char* name : {"powerai-ddl-resnet50", "goyal-bigbasin-resnet50", "powerai-ddl-resnet101-22k"}) {
+  for (const char* name : {"powerai-ddl-resnet50", "goyal-bigbasin-resnet50", "powerai-ddl-resnet101-22k", "powerai-ddl-resnet50-tuned"}) {
     const Scenario scenario = shippedScenario(name);
     for (int gpus : {1, 8, 16}) {
       expectIterationAgreement(scenario, IterationEffects{}, gpus, "no effects");
