@@ -208,6 +208,21 @@ class ScenarioSweepTest(unittest.TestCase):
         self.assertEqual(part["gpus"], [1])
         self.assertEqual(numbers_as_words(merged), numbers_as_words(self.whole))
 
+    def test_a_tuned_entry_merges_into_one_runs_document_from_another_folder(self):
+        # "auto" reads a table per count, by a path from the scenario's folder that each copy must keep.
+        folder = self.folder_for("tuned")
+        os.makedirs(os.path.join(folder, "mine"))
+        with open(self.scenario, encoding="utf-8") as handle:
+            scenario = json.load(handle)
+        tables = os.path.relpath(os.path.join(REPO, "scenarios", "tuning"), os.path.join(folder, "mine"))
+        scenario["algorithms"] = [{"name": "auto", "tuning": tables + "/minsky-p100-ib-edr-allreduce-{gpus}.json"}, {"name": "ring"}]
+        path = os.path.join(folder, "mine", "scenario.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(scenario, handle)
+        whole = one_run(path)
+        self.assertIn('"chosen"', whole)
+        self.assertEqual(split_run_merge(path, "each", os.path.join(folder, "elsewhere")), whole)
+
     def test_it_knows_every_allreduce_ddlsim_has(self):
         # Placing points takes each algorithm's label: a new algorithm must be taught to scenario-sweep.
         loader = importlib.machinery.SourceFileLoader("scenario_sweep", SWEEP)
