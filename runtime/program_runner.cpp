@@ -1,6 +1,6 @@
 #include "runtime/program_runner.hpp"
 
-#include <unordered_map>
+#include <algorithm>
 
 #include "algorithms/execution/program_execution.hpp"
 
@@ -18,9 +18,39 @@ struct StepProgress {
   std::vector<bool> pieceArrived;
 };
 
-enum class Work : std::uint8_t { Transfer, Reduce };
+// Programs a runner keeps prepared: a training iteration runs one per gradient bucket, over and over.
+constexpr std::size_t kPreparedPrograms = 16;
 
 }  // namespace
+
+struct ProgramRunner::Prepared {
+  explicit Prepared(const Program& source) : program(source), execution(program), progress(static_cast<std::size_t>(program.size())) {}
+  Program program;  // a copy: the caller's may be gone, and another at its address, by the next run
+  ProgramExecution execution;
+  std::vector<StepProgress> progress;  // per step
+  std::vector<ProgramExecution::Action> actions;
+};
+
+ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
+  for (auto it = prepared_.begin(); it != prepared_.end(); ++it) {
+    if ((*it)->program != program) continue;
+    std::rotate(it, it + 1, prepared_.end());
+    Prepared& again = *prepared_.back();
+    again.execution.restart();
+    for (StepProgress& step : again.progress) {
+      step.pieces = step.arrived = step.reducing = step.reduced = 0;
+      step.reduceAllowed = false;
+      step.staging = nullptr;
+    }
+    again.actions.clear();
+    return again;
+  }
+  if (prepared_.size() == kPreparedPrograms) prepared_.erase(prepared_.begin());
+  prepared_.push_back(std::make_unique<Prepared>(program));
+  return *prepared_.back();
+}
+
+ProgramRunner::ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
 
 ProgramRunner::~ProgramRunner() {
   for (const auto& [capacity, block] : freeStaging_) transport_.deallocate(block);
@@ -57,9 +87,16 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
   }
 }
 
-void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type) {
+void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type) {
+  Prepared& prepared = prepare(caller);
+  // Its first transfers are posted at once (below): once prepared, it posts them.
   lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
-  bool posted = false;
+  const Program& program = prepared.program;
+  ProgramExecution& execution = prepared.execution;
+  std::vector<StepProgress>& progress = prepared.progress;
+  std::vector<ProgramExecution::Action>& actions = prepared.actions;
+  auto& requests = requests_;
+  requests.clear();
   const std::size_t elementBytes = sizeOf(type);
   const auto pieceElements = static_cast<Elements>(std::max<std::size_t>(1, options_.pieceBytes / elementBytes));
   char* base = static_cast<char*>(buffer);
@@ -67,11 +104,6 @@ void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type
     const Elements begin = step.range.offset + piece * pieceElements;
     return Range{begin, std::min(pieceElements, step.range.end() - begin)};
   };
-
-  ProgramExecution execution(program);
-  std::vector<StepProgress> progress(static_cast<std::size_t>(program.size()));
-  std::unordered_map<RequestId, std::tuple<StepIndex, int, Work>> requests;
-  std::vector<ProgramExecution::Action> actions;
 
   auto reducePiece = [&](StepIndex index, int piece) {
     const Step& step = program.step(index);
@@ -115,10 +147,6 @@ void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type
         const Range range = pieceRange(step, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;
         char* local = base + range.offset * static_cast<Elements>(elementBytes);
-        if (!posted) {
-          lastRun_.firstPost = std::chrono::steady_clock::now();
-          posted = true;
-        }
         RequestId id;
         if (step.sends()) {
           id = transport_.postSend(step.peer, step.channel, local, bytes);
@@ -136,7 +164,8 @@ void ProgramRunner::runSteps(const Program& program, void* buffer, DataType type
   execution.start(actions);
   perform();
   while (!execution.finished()) {
-    const std::vector<RequestId> completed = transport_.waitSome(std::chrono::steady_clock::now() + options_.timeout);
+    // The deadline counts from the last completion: a run waits as long as its messages keep ending.
+    const std::vector<RequestId> completed = transport_.waitSome(lastRun_.lastCompletion + options_.timeout);
     lastRun_.lastCompletion = std::chrono::steady_clock::now();
     for (RequestId id : completed) {
       const auto [index, piece, work] = requests.at(id);

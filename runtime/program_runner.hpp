@@ -7,6 +7,10 @@
 #include <chrono>
 #include <cstddef>
 #include <map>
+#include <memory>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
 
 #include "algorithms/schedule/program.hpp"
 #include "runtime/transport.hpp"
@@ -21,7 +25,7 @@ struct RunOptions {
 
 class ProgramRunner {
  public:
-  ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
+  ProgramRunner(Transport& transport, RunOptions options);
   ~ProgramRunner();
   ProgramRunner(const ProgramRunner&) = delete;
   ProgramRunner& operator=(const ProgramRunner&) = delete;
@@ -40,15 +44,23 @@ class ProgramRunner {
   const Times& lastRun() const { return lastRun_; }
 
  private:
+  // A program run before, with its execution and the runner's state per step, kept for its next run:
+  // building them costs more than a small allreduce's messages (program_runner.cpp).
+  struct Prepared;
+  Prepared& prepare(const Program& program);
+  void runSteps(const Program& program, void* buffer, DataType type);
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
-  void runSteps(const Program& program, void* buffer, DataType type);
   char* staging(std::size_t bytes);
   void releaseStaging(char* block);
+
+  enum class Work : std::uint8_t { Transfer, Reduce };
 
   Transport& transport_;
   RunOptions options_;
   Times lastRun_;
+  std::vector<std::unique_ptr<Prepared>> prepared_;  // the most recently run last
+  std::unordered_map<RequestId, std::tuple<StepIndex, int, Work>> requests_;  // in flight: step, piece, what
   std::multimap<std::size_t, char*> freeStaging_;  // by capacity
   std::map<char*, std::size_t> usedStaging_;        // block -> capacity
 };

@@ -1,5 +1,6 @@
 #include "algorithms/execution/program_execution.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace ddl {
@@ -26,6 +27,14 @@ ProgramExecution::ProgramExecution(const Program& program)
   for (StepIndex step = 0; step < program.size(); ++step)
     for (StepIndex dependency : program.dependenciesOf(step))
       dependents_[static_cast<std::size_t>(filled[index(dependency)]++)] = step;
+}
+
+void ProgramExecution::restart() {
+  std::fill(flags_.begin(), flags_.end(), 0);
+  for (StepIndex step = 0; step < program_.size(); ++step) pendingDependencies_[index(step)] = program_.step(step).dependencyCount;
+  std::fill(nextToPost_.begin(), nextToPost_.end(), 0);
+  completedUnsettled_.clear();
+  completedCount_ = 0;
 }
 
 void ProgramExecution::start(std::vector<Action>& actions) {

@@ -34,6 +34,9 @@ class ProgramExecution {
 
   // Appends the actions possible before anything has happened.
   void start(std::vector<Action>& actions);
+  // Back to the state before start(), for another run of the same program; what the constructor built
+  // from the program stays, which costs more than a small collective's messages to build again.
+  void restart();
   // The step's transfer has ended: completes a send or receive-copy; a receive-reduce may now reduce.
   void transferred(StepIndex step, std::vector<Action>& actions);
   // The step's reduction has ended: completes the receive-reduce.

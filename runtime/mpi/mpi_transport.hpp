@@ -30,6 +30,8 @@ class MpiTransport final : public Transport {
  private:
   RequestId track(MPI_Request request, Rank peer, bool sending);
   int checkedCount(std::size_t bytes) const;
+  // What has completed, without waiting.
+  std::vector<RequestId> testSome();
   std::vector<RequestId> pollUntil(std::chrono::steady_clock::time_point deadline);
   std::string describePending() const;
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "algorithms/collectives/registry.hpp"
 #include "algorithms/execution/program_execution.hpp"
 #include "algorithms/schedule/program_builder.hpp"
 
@@ -97,6 +98,52 @@ TEST(ProgramExecution, StepsOfZeroElementsCompleteAsSoonAsTheyArePosted) {
   EXPECT_EQ(posted(actions), std::vector<StepIndex>{2});
   EXPECT_TRUE(execution.completed(0));
   EXPECT_TRUE(execution.completed(1));
+}
+
+// Every action of a run to its end, each transfer and reduction ending in the order it was asked for.
+std::vector<std::pair<Kind, StepIndex>> runToTheEnd(ProgramExecution& execution) {
+  std::vector<std::pair<Kind, StepIndex>> log;
+  std::vector<Action> actions;
+  execution.start(actions);
+  for (std::size_t next = 0; next < actions.size(); ++next) {
+    const Action action = actions[next];
+    log.emplace_back(action.kind, action.step);
+    if (action.kind == Kind::Post) {
+      execution.transferred(action.step, actions);
+    } else {
+      execution.reduced(action.step, actions);
+    }
+  }
+  return log;
+}
+
+// A runner keeps one execution per program and restarts it for each run: each run, even after one that
+// stopped half-way, must be the run a new execution would make.
+TEST(ProgramExecution, ARestartedExecutionRunsAsANewOneDoes) {
+  AlgorithmOptions options;
+  options.dims = std::vector<int>{2, 3};
+  const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ddl"), {CollectiveKind::Allreduce, 6, 600, 4}, options);
+  const Program program = schedule.program(1);
+  ProgramExecution fresh(program);
+  const auto expected = runToTheEnd(fresh);
+  ASSERT_TRUE(fresh.finished());
+  ASSERT_GT(expected.size(), 10u);
+
+  ProgramExecution reused(program);
+  runToTheEnd(reused);
+  reused.restart();
+  EXPECT_FALSE(reused.finished());
+  EXPECT_EQ(reused.firstIncomplete(), 0);
+  EXPECT_EQ(runToTheEnd(reused), expected);
+  EXPECT_TRUE(reused.finished());
+
+  // Stopped after its first transfer, then restarted.
+  reused.restart();
+  std::vector<Action> actions;
+  reused.start(actions);
+  reused.transferred(actions.front().step, actions);
+  reused.restart();
+  EXPECT_EQ(runToTheEnd(reused), expected);
 }
 
 }  // namespace
