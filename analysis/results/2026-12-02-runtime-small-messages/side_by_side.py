@@ -1,8 +1,13 @@
+#!/usr/bin/python3
+"""Two ddlrun builds side by side against MPI_Allreduce: side_by_side.py RANKS ALGORITHM JOBS [bench flags].
+BEFORE=path/to/old/ddlrun AFTER=path/to/new/ddlrun; prints per size the median over JOBS jobs of MPI's time
+over ddlrun's in-place time, the jobs of the two builds alternating."""
 import subprocess, sys, statistics, os
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 ranks, alg, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 extra = sys.argv[4:]
-bins = {"before": "/tmp/old/build/release/runtime/ddlrun", "after": "/work/main/build/release/runtime/ddlrun"}
+# The two ddlrun builds: BEFORE and AFTER in the environment (paths to their ddlrun).
+bins = {"before": os.environ["BEFORE"], "after": os.environ["AFTER"]}
 ratios = {b: {} for b in bins}
 for r in range(reps):
     for name, binary in bins.items():  # alternating, so both meet the same machine
