@@ -41,6 +41,18 @@ BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDe
   return BucketAlgorithms(plan.buckets().size(), AlgorithmChoice{&algorithm, options});
 }
 
+std::vector<std::size_t> largestBucketOfEachAlgorithm(const IterationPlan& plan, const BucketAlgorithms& algorithms) {
+  const std::vector<GradientBucket>& buckets = plan.buckets();
+  std::map<std::string, std::size_t> largestOf;  // by the algorithm's label
+  for (std::size_t b = 0; b < algorithms.size(); ++b) {
+    const auto [entry, added] = largestOf.emplace(algorithms[b].label(), b);
+    if (!added && buckets[b].elements.count > buckets[entry->second].elements.count) entry->second = b;
+  }
+  std::vector<std::size_t> largest;
+  for (const auto& [label, b] : largestOf) largest.push_back(b);
+  return largest;
+}
+
 std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus) {
   if (algorithms.size() != plan.buckets().size()) throw std::invalid_argument("one algorithm per bucket");
   std::vector<Schedule> schedules;
@@ -81,12 +93,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlg
   SimulatedPlatform simulated(platform);
   // The buckets of one algorithm talk between the same pairs: connect them from its largest bucket, a rank
   // at a time.
-  std::map<std::string, std::size_t> largestOf;  // by the algorithm's label
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    const auto [entry, added] = largestOf.emplace(algorithms[b].label(), b);
-    if (!added && buckets[b].elements.count > buckets[entry->second].elements.count) entry->second = b;
-  }
-  for (const auto& [label, b] : largestOf)
+  for (std::size_t b : largestBucketOfEachAlgorithm(plan, algorithms))
     for (Rank rank = 0; rank < gpus; ++rank) connectProgramPeers(schedules[b].program(rank), simulated);
   std::vector<sg4::Host*> computeHosts;  // after every route: see SimulatedPlatform::computeHost
   for (Rank rank = 0; rank < gpus; ++rank) computeHosts.push_back(simulated.computeHost(rank));

@@ -33,6 +33,10 @@ inline constexpr double kContentionSeconds = 1e6;
 
 BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options);
 
+// Of the buckets each algorithm (by label) allreduces, the one with the most elements, whose schedule has
+// the most steps and talks between every pair the others do: one bucket index per algorithm.
+std::vector<std::size_t> largestBucketOfEachAlgorithm(const IterationPlan& plan, const BucketAlgorithms& algorithms);
+
 // Each bucket's allreduce schedule over `gpus` GPUs, in bucket order: what both engines run.
 std::vector<Schedule> bucketSchedules(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus);
 

@@ -27,15 +27,9 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale) {
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
     for (std::size_t i = 0; i < counts.size(); ++i) {
       const int gpus = counts[i];
-      // A point holds one bucket's programs at a time; of the buckets one algorithm allreduces, the one with
-      // the most elements has the most steps.
+      // A point holds one bucket's programs at a time: of each algorithm's buckets, the largest needs most.
       const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
-      std::map<std::string, std::size_t> largestOf;  // by the algorithm's label
-      for (std::size_t b = 0; b < algorithms.size(); ++b) {
-        const auto [entry, added] = largestOf.emplace(algorithms[b].label(), b);
-        if (!added && plan.buckets()[b].elements.count > plan.buckets()[entry->second].elements.count) entry->second = b;
-      }
-      for (const auto& [label, b] : largestOf) {
+      for (std::size_t b : largestBucketOfEachAlgorithm(plan, algorithms)) {
         try {
           const Schedule schedule = makeSchedule(
               *algorithms[b].algorithm,
@@ -72,6 +66,7 @@ using Task = std::function<std::vector<double>()>;
 struct PointTasks {
   const ScenarioAlgorithm* choice = nullptr;
   int gpus = 0;
+  BucketAlgorithms algorithms;  // what allreduces each bucket
   std::size_t first = 0;  // its first task
   std::size_t count = 0;
 };
@@ -79,8 +74,8 @@ struct PointTasks {
 PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, const IterationPlan& plan,
                          const ScenarioAlgorithm& choice, int gpus, const std::vector<IterationEffects>& effects,
                          SimulationEngine engine) {
-  PointTasks point{&choice, gpus, tasks.size(), 0};
-  const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
+  PointTasks point{&choice, gpus, scenario.bucketAlgorithms(choice, gpus, plan), tasks.size(), 0};
+  const BucketAlgorithms& algorithms = point.algorithms;
   tasks.push_back([&scenario, &plan, algorithms, gpus, engine, central = effects.front()] {
     const IterationSimulation iteration =
         simulateIterationOn(engine, plan, algorithms, Cluster(scenario.topology, gpus, scenario.placement), central);
@@ -120,12 +115,11 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.iterationSeconds = simulated[0];
   // One GPU alone pays the per-iteration overhead too; jitter has mean 1, and the spread is about the median.
   point.computeSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
-  // What "auto" chose for each bucket; one GPU allreduces nothing.
-  const BucketAlgorithms chosen = choice.tuned() && tasks.gpus > 1 ? scenario.bucketAlgorithms(choice, tasks.gpus, plan) : BucketAlgorithms{};
   for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
     point.collectives.push_back(allreduceMeasurement(
         static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], tasks.gpus));
-    if (!chosen.empty()) point.collectives.back().chosen = chosen[b].label();
+    // What "auto" chose for each bucket; one GPU allreduces nothing.
+    if (choice.tuned() && tasks.gpus > 1) point.collectives.back().chosen = tasks.algorithms[b].label();
   }
   // The rest is latency. Never more than the whole, whatever the contention does.
   const double withoutLatency = values.at(tasks.first + 1).at(0);

@@ -57,8 +57,8 @@ std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_po
   if (!finished_.empty()) return std::exchange(finished_, {});
   if (requests_.empty()) throw TransportError("waiting with nothing in flight");
   // A small message has often landed by now: that is no wait for the watchdog to hear of.
-  std::vector<RequestId> done = testSome();
-  if (!done.empty() || !watchdog_) return done.empty() ? pollUntil(deadline) : done;
+  if (std::vector<RequestId> done = testSome(); !done.empty()) return done;
+  if (!watchdog_) return pollUntil(deadline);
   auto wait = watchdog_->waitingIn("a schedule's messages");
   return pollUntil(deadline);
 }
