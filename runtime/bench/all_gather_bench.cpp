@@ -10,16 +10,16 @@ namespace {
 
 void fill(void* buffer, Elements count, Rank rank, int ranks, DataType type) {
   const Range mine = blockOf({0, count}, ranks, rank);
-  for (Elements i = 0; i < count; ++i)
-    writeValue(buffer, i, i >= mine.offset && i < mine.end() ? patternValue(i, rank, type) : std::nan(""), type);
+  const std::vector<double> nan{std::nan("")};
+  writePeriodic(buffer, {0, mine.offset}, nan, type);
+  writePeriodic(buffer, mine, patternPhases(rank, type), type);
+  writePeriodic(buffer, {mine.end(), count - mine.end()}, nan, type);
 }
 
 std::int64_t countWrong(const void* buffer, Elements count, Rank, int ranks, DataType type) {
   std::int64_t wrong = 0;
-  for (Rank origin = 0; origin < ranks; ++origin) {
-    const Range block = blockOf({0, count}, ranks, origin);
-    for (Elements i = block.offset; i < block.end(); ++i) wrong += readValue(buffer, i, type) != patternValue(i, origin, type);
-  }
+  for (Rank origin = 0; origin < ranks; ++origin)
+    wrong += countUnlike(buffer, blockOf({0, count}, ranks, origin), patternPhases(origin, type), type);
   return wrong;
 }
 

@@ -34,6 +34,71 @@ double patternSum(Elements index, int ranks, DataType type) {
   return sum;
 }
 
+int patternPeriod(DataType type) { return type == DataType::BFloat16 ? 3 : 17; }
+
+std::vector<double> patternPhases(Rank rank, DataType type) {
+  std::vector<double> phases;
+  for (int phase = 0; phase < patternPeriod(type); ++phase) phases.push_back(patternValue(phase, rank, type));
+  return phases;
+}
+
+std::vector<double> sumPhases(int ranks, DataType type) {
+  std::vector<double> phases;
+  for (int phase = 0; phase < patternPeriod(type); ++phase) phases.push_back(patternSum(phase, ranks, type));
+  return phases;
+}
+
+namespace {
+
+// Stored is what one element is in memory; encode and decode convert it from and to a double.
+template <class Stored, class Encode>
+void writeEncoded(Stored* buffer, Range range, const std::vector<double>& phases, Encode encode) {
+  std::vector<Stored> period;
+  for (const double value : phases) period.push_back(encode(value));
+  std::size_t phase = static_cast<std::size_t>(range.offset) % period.size();
+  for (Elements i = range.offset; i < range.end(); ++i) {
+    buffer[i] = period[phase];
+    if (++phase == period.size()) phase = 0;
+  }
+}
+
+template <class Stored, class Decode>
+std::int64_t countDecodedUnlike(const Stored* buffer, Range range, const std::vector<double>& phases, Decode decode) {
+  std::int64_t unlike = 0;
+  std::size_t phase = static_cast<std::size_t>(range.offset) % phases.size();
+  for (Elements i = range.offset; i < range.end(); ++i) {
+    unlike += static_cast<double>(decode(buffer[i])) != phases[phase];
+    if (++phase == phases.size()) phase = 0;
+  }
+  return unlike;
+}
+
+}  // namespace
+
+void writePeriodic(void* buffer, Range range, const std::vector<double>& phases, DataType type) {
+  switch (type) {
+    case DataType::Float32:
+      return writeEncoded(static_cast<float*>(buffer), range, phases, [](double v) { return static_cast<float>(v); });
+    case DataType::Float64: return writeEncoded(static_cast<double*>(buffer), range, phases, [](double v) { return v; });
+    case DataType::BFloat16:
+      return writeEncoded(static_cast<unsigned short*>(buffer), range, phases,
+                          [](double v) { return floatToBfloat16(static_cast<float>(v)); });
+    case DataType::Float16:
+      return writeEncoded(static_cast<unsigned short*>(buffer), range, phases,
+                          [](double v) { return floatToFloat16(static_cast<float>(v)); });
+  }
+}
+
+std::int64_t countUnlike(const void* buffer, Range range, const std::vector<double>& phases, DataType type) {
+  switch (type) {
+    case DataType::Float32: return countDecodedUnlike(static_cast<const float*>(buffer), range, phases, [](float v) { return v; });
+    case DataType::Float64: return countDecodedUnlike(static_cast<const double*>(buffer), range, phases, [](double v) { return v; });
+    case DataType::BFloat16: return countDecodedUnlike(static_cast<const unsigned short*>(buffer), range, phases, bfloat16ToFloat);
+    case DataType::Float16: return countDecodedUnlike(static_cast<const unsigned short*>(buffer), range, phases, float16ToFloat);
+  }
+  return 0;
+}
+
 void writeValue(void* buffer, Elements index, double value, DataType type) {
   switch (type) {
     case DataType::Float32: static_cast<float*>(buffer)[index] = static_cast<float>(value); return;

@@ -4,6 +4,7 @@
 // folder; the libraries' own collectives for --baseline are in mpi/ and nccl/.
 
 #include <cstdint>
+#include <vector>
 
 #include "algorithms/schedule/collective.hpp"
 #include "runtime/data_type.hpp"
@@ -25,6 +26,18 @@ const BenchCollective& benchCollective(CollectiveKind kind);
 // and over up to 256 in bfloat16, whose values are -1, 0 or 1 (integers are exact up to 256).
 double patternValue(Elements index, Rank rank, DataType type);
 double patternSum(Elements index, int ranks, DataType type);
+
+// Both repeat along the buffer every patternPeriod(type) elements (17; 3 in bfloat16), so a buffer is filled
+// and checked from one period's values: element i takes phases[i % period]. Element by element, with a
+// modulo each, filling 512 MiB took over a second a rank, which skewed the ranks of a job sharing cores
+// by more than --timeout-s before their first wait.
+int patternPeriod(DataType type);
+std::vector<double> patternPhases(Rank rank, DataType type);  // patternValue over one period
+std::vector<double> sumPhases(int ranks, DataType type);      // patternSum over one period
+void writePeriodic(void* buffer, Range range, const std::vector<double>& phases, DataType type);
+// How many elements of `range` do not equal their phase's value (NaN never does).
+std::int64_t countUnlike(const void* buffer, Range range, const std::vector<double>& phases, DataType type);
+
 void writeValue(void* buffer, Elements index, double value, DataType type);
 double readValue(const void* buffer, Elements index, DataType type);
 

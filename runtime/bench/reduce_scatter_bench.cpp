@@ -7,14 +7,11 @@ namespace ddl {
 namespace {
 
 void fill(void* buffer, Elements count, Rank rank, int, DataType type) {
-  for (Elements i = 0; i < count; ++i) writeValue(buffer, i, patternValue(i, rank, type), type);
+  writePeriodic(buffer, {0, count}, patternPhases(rank, type), type);
 }
 
 std::int64_t countWrong(const void* buffer, Elements count, Rank rank, int ranks, DataType type) {
-  const Range mine = blockOf({0, count}, ranks, rank);
-  std::int64_t wrong = 0;
-  for (Elements i = mine.offset; i < mine.end(); ++i) wrong += readValue(buffer, i, type) != patternSum(i, ranks, type);
-  return wrong;
+  return countUnlike(buffer, blockOf({0, count}, ranks, rank), sumPhases(ranks, type), type);
 }
 
 }  // namespace
