@@ -16,6 +16,7 @@ struct SilenceWatchdog::Answer {
   std::int32_t where = 0;     // Where
   std::int32_t patience = 0;  // Patience, while waiting
   std::int32_t status = 3;    // the exit status it asks for, if it failed
+  std::int32_t recent = 0;    // 1 where it entered its wait, or left its last, less than the timeout ago
   char wait[64] = {};         // the name of the wait, while waiting
   char state[224] = {};       // all of it, in words
 };
@@ -74,6 +75,7 @@ SilenceWatchdog::Answer SilenceWatchdog::answer(Clock::time_point now) {
   Answer mine;
   mine.rank = rank_;
   const double elapsed = std::chrono::duration<double>(now - waitingSince_).count();
+  mine.recent = now - waitingSince_ < timeout_;
   std::string state;
   if (ended_ != Where::Busy) {
     mine.where = static_cast<std::int32_t>(ended_);
@@ -182,18 +184,33 @@ void SilenceWatchdog::rollCall(const std::string& why) {
   }
   // Every rank that got every answer comes to the same verdict, so that either all go on or the job ends.
   const bool reporter = answers.begin()->first == rank_;  // the lowest rank that answered
-  bool slowButAlive = static_cast<int>(answers.size()) == size_;
+  // The verdict depends on the answers alone, which every rank that got them all holds alike.
+  const Answer* library = nullptr;  // a rank in a library's collective, whose progress cannot be seen
   for (const auto& [peer, answer] : answers)
-    slowButAlive = slowButAlive && answer.where == static_cast<std::int32_t>(Where::Waiting) &&
-                   answer.patience == static_cast<std::int32_t>(Patience::WhileEveryRankWaitsToo) &&
-                   std::strcmp(answer.wait, mine.wait) == 0;
+    if (answer.where == static_cast<std::int32_t>(Where::Waiting) &&
+        answer.patience == static_cast<std::int32_t>(Patience::WhileEveryRankWaitsToo))
+      library = &answer;
+  // Slow, not stuck: every rank waits in that collective too, or has moved on lately, past it (a library's
+  // ranks leave its collective at different times: those that left are in the next wait, or between two).
+  // A rank that moved on and then waits too long in what follows calls a roll of its own.
+  bool slowButAlive = library != nullptr && static_cast<int>(answers.size()) == size_;
+  for (const auto& [peer, answer] : answers) {
+    if (!slowButAlive) break;
+    const bool inTheSameCollective = answer.where == static_cast<std::int32_t>(Where::Waiting) &&
+                                     answer.patience == library->patience && std::strcmp(answer.wait, library->wait) == 0;
+    const bool movedOnLately = (answer.where == static_cast<std::int32_t>(Where::Waiting) ||
+                                answer.where == static_cast<std::int32_t>(Where::Busy)) && answer.recent;
+    slowButAlive = inTheSameCollective || movedOnLately;
+  }
   if (slowButAlive) {
     if (reporter)
-      std::fprintf(stderr, "ddlrun: every rank waits in %s and answers: it is slow, not stuck; waiting on\n", mine.wait);
+      std::fprintf(stderr, "ddlrun: every rank waits in %s, or has moved on past it, and answers: it is slow, not "
+                           "stuck; waiting on\n", library->wait);
     // `mine` must outlive its sends; every peer answered, so each is receiving them now.
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     std::lock_guard lock(mutex_);
-    waitingSince_ = Clock::now();  // the next look after another timeout
+    // The next look at the collective after another timeout; any other wait keeps its own deadline.
+    if (waitingIn_ && patience_ == Patience::WhileEveryRankWaitsToo) waitingSince_ = Clock::now();
     return;
   }
   // The job ends: this frame never returns, so `mine` outlives the sends.

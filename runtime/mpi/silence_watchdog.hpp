@@ -8,7 +8,8 @@
 // each rank knows who answered and where each one is, and all come to the same verdict:
 //
 //   - every rank answered and waits in the same library collective, whose progress cannot be seen (a 1 GiB
-//     MPI_Allreduce on a slow network): it is slow, not stuck, and the job goes on;
+//     MPI_Allreduce on a slow network), or has moved on past it lately (its ranks leave it at different
+//     times): it is slow, not stuck, and the job goes on;
 //   - otherwise the job stops. The lowest rank that answered prints the verdict, naming the ranks that
 //     failed (with their reason), else the silent ones (stopped, or dead without a word), else the ones
 //     that answer but never arrived (an endless compute), and calls MPI_Abort, so the whole job ends
