@@ -45,6 +45,7 @@ RUNTIME_LAYERS = [
     {"runtime/launch"},
     {"runtime/bench"},
     {"runtime/train"},
+    {"runtime/library"},
 ]
 
 # Headers of libraries: what a standard-library-only module must not include.

@@ -1,0 +1,257 @@
+#include "runtime/library/communicator.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+#include "algorithms/collectives/option_table.hpp"
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/schedule_file.hpp"
+#include "common/invalid_argument.hpp"
+#include "runtime/mpi/silence_watchdog.hpp"
+
+namespace ddl {
+namespace {
+
+// The scatter of a broadcast goes on a tag of its own, below the watchdog's and above any schedule's.
+constexpr Channel kScatterChannel = SilenceWatchdog::kFirstReservedTag - 1;
+// Programs kept per communicator: a framework's gradient buckets come in a few sizes.
+constexpr std::size_t kKeptPrograms = 64;
+
+std::string collectiveName(CollectiveKind kind) { return kind == CollectiveKind::AllGather ? "allgather" : "allreduce"; }
+
+}  // namespace
+
+void Completion::finish(int result, std::string message) {
+  std::lock_guard lock(mutex_);
+  result_ = result;
+  message_ = std::move(message);
+  done_ = true;
+  finished_.notify_all();
+}
+
+void Completion::wait() {
+  std::unique_lock lock(mutex_);
+  finished_.wait(lock, [&] { return done_; });
+}
+
+bool Completion::done() {
+  std::lock_guard lock(mutex_);
+  return done_;
+}
+
+Communicator::Communicator(MPI_Comm parent) {
+  MPI_Comm_dup(parent, &communicator_);
+  MPI_Comm_rank(communicator_, &rank_);
+  MPI_Comm_size(communicator_, &size_);
+  transport_ = std::make_unique<MpiTransport>(communicator_);
+  runner_ = std::make_unique<ProgramRunner>(*transport_, RunOptions{.pieceBytes = RunOptions{}.pieceBytes, .timeout = timeout_});
+  const AlgorithmDefinition& ring = findAlgorithm(CollectiveKind::Allreduce, "ring");
+  choices_[CollectiveKind::Allreduce] = {AlgorithmChoice{&ring, {}}, nullptr, nullptr};
+  const AlgorithmDefinition& ringGather = findAlgorithm(CollectiveKind::AllGather, "ring");
+  choices_[CollectiveKind::AllGather] = {AlgorithmChoice{&ringGather, {}}, nullptr, nullptr};
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  threaded_ = provided == MPI_THREAD_MULTIPLE;
+  if (threaded_) worker_ = std::thread([this] { workLoop(); });
+}
+
+Communicator::~Communicator() {
+  if (threaded_) {
+    {
+      std::lock_guard lock(queueMutex_);
+      stopping_ = true;
+    }
+    queued_.notify_all();
+    worker_.join();  // after the queue is empty
+  }
+  runner_.reset();
+  transport_.reset();
+  MPI_Comm_free(&communicator_);
+}
+
+void Communicator::setTimeout(double seconds) {
+  if (!(seconds >= 1 && seconds <= 86400)) throw InvalidArgument("seconds", "the timeout must lie between 1 s and a day");
+  const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+  // In order with the collectives: those issued before keep the timeout they were issued under.
+  issue([this, timeout] {
+    timeout_ = timeout;
+    runner_ = std::make_unique<ProgramRunner>(*transport_, RunOptions{.pieceBytes = RunOptions{}.pieceBytes, .timeout = timeout});
+  })->wait();
+}
+
+void Communicator::setAlgorithm(CollectiveKind kind, const std::string& name, const std::string& options) {
+  const AlgorithmDefinition& algorithm = findAlgorithm(kind, name);
+  AlgorithmOptions parsed;
+  std::set<std::string> given;
+  std::istringstream words(options);
+  for (std::string word; words >> word;) {
+    const std::size_t equals = word.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw InvalidArgument("options", "'" + word + "' is not name=value (\"dims=4x16x4\")");
+    const std::string option = word.substr(0, equals);
+    const OptionDeclaration* declaration = findOptionDeclaration(option);
+    if (!declaration) {
+      std::string known;
+      for (const OptionDeclaration& each : algorithmOptionTable()) known += (known.empty() ? "" : ", ") + std::string(each.name);
+      throw InvalidArgument("options", "unknown option '" + option + "' (known: " + known + ")");
+    }
+    if (!given.insert(std::string(declaration->name)).second)
+      throw InvalidArgument("options", "'" + std::string(declaration->name) + "' is given twice");
+    declaration->set(parsed, parseOptionText(*declaration, word.substr(equals + 1)));
+  }
+  checkOptions(algorithm, size_, parsed);
+  choices_[kind] = {AlgorithmChoice{&algorithm, parsed}, nullptr, nullptr};
+}
+
+void Communicator::setTuning(CollectiveKind kind, const std::string& path) {
+  auto table = std::make_shared<const TuningTable>(loadTuningTable(path));
+  if (const std::string mismatch = tuningMismatch(*table, kind, size_, ""); !mismatch.empty())
+    throw InvalidArgument("path", path + " " + mismatch);
+  choices_[kind] = {choices_[kind].fixed, table, nullptr};
+}
+
+void Communicator::setSchedule(CollectiveKind kind, const std::string& path) {
+  auto schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(path, "path"));
+  if (schedule->spec().kind != kind)
+    throw InvalidArgument("path", path + " is a schedule of another collective, not " + collectiveName(kind));
+  if (schedule->ranks() != size_)
+    throw InvalidArgument("path", path + " is a schedule for " + std::to_string(schedule->ranks()) + " ranks, not " +
+                                      std::to_string(size_));
+  choices_[kind] = {choices_[kind].fixed, nullptr, schedule};
+}
+
+std::string Communicator::describe(CollectiveKind kind, double bytes) const {
+  const CollectiveChoice& choice = choices_.at(kind);
+  if (choice.schedule) return choice.schedule->description();
+  return choice.tuning ? choice.tuning->choose(bytes).label() : choice.fixed.label();
+}
+
+std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Elements count, DataType type) {
+  const CollectiveChoice& choice = choices_.at(kind);
+  const int elementBytes = static_cast<int>(sizeOf(type));
+  const CollectiveSpec spec{kind, size_, count, elementBytes};
+  if (choice.schedule) {
+    const CollectiveSpec& fixed = choice.schedule->spec();
+    if (fixed.elements != count || fixed.elementBytes != elementBytes)
+      throw InvalidArgument("count", "the schedule file runs " + std::to_string(fixed.elements) + " elements of " +
+                                         std::to_string(fixed.elementBytes) + " bytes, not " + std::to_string(count) +
+                                         " of " + std::to_string(elementBytes));
+  }
+  const AlgorithmChoice chosen = choice.tuning ? choice.tuning->choose(spec.bytes()) : choice.fixed;
+  const std::string label = choice.schedule ? "schedule " + choice.schedule->description() : chosen.label();
+  const auto key = std::make_tuple(kind, count, elementBytes, label);
+  if (auto found = programs_.find(key); found != programs_.end()) return found->second;
+  auto program = std::make_shared<const Program>(choice.schedule ? choice.schedule->program(rank_)
+                                                                 : makeSchedule(*chosen.algorithm, spec, chosen.options).program(rank_));
+  int channels = 0;
+  for (int stream = 0; stream < program->streamCount(); ++stream)
+    channels = std::max(channels, static_cast<int>(program->streamKey(stream).channel) + 1);
+  if (channels > kScatterChannel)
+    throw InvalidArgument("algorithm", label + " uses " + std::to_string(channels) + " channels, more than MPI tags allow");
+  transport_->reserveChannels(channels);
+  if (programs_.size() == kKeptPrograms) programs_.clear();
+  programs_[key] = program;
+  return program;
+}
+
+std::shared_ptr<Completion> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type) {
+  if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
+  if (count == 0) return issue([] {});
+  std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
+  return issue([this, program, send, recv, bytes, type] {
+    if (send != recv) std::memmove(recv, send, bytes);
+    runner_->run(*program, recv, type);
+  });
+}
+
+std::shared_ptr<Completion> Communicator::allGather(const void* send, void* recv, Elements count, DataType type) {
+  if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
+  if (count == 0) return issue([] {});
+  const Elements total = count * size_;
+  std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, total, type);
+  const std::size_t blockBytes = static_cast<std::size_t>(count) * sizeOf(type);
+  char* mine = static_cast<char*>(recv) + static_cast<std::size_t>(rank_) * blockBytes;
+  return issue([this, program, send, recv, mine, blockBytes, type] {
+    if (send != mine) std::memmove(mine, send, blockBytes);
+    runner_->run(*program, recv, type);
+  });
+}
+
+std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count, DataType type, Rank root) {
+  if (root < 0 || root >= size_)
+    throw InvalidArgument("root", std::to_string(root) + " is not a rank of " + std::to_string(size_));
+  if (count > 0 && !buffer) throw InvalidArgument("buffer", "a null buffer");
+  if (count == 0 || size_ == 1) return issue([] {});
+  std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, count, type);
+  return issue([this, program, buffer, count, type, root] {
+    scatterBlocks(static_cast<char*>(buffer), count, type, root);
+    runner_->run(*program, buffer, type);
+  });
+}
+
+std::shared_ptr<Completion> Communicator::barrier() {
+  return issue([this] { MPI_Barrier(communicator_); });
+}
+
+void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Rank root) {
+  const std::size_t elementBytes = sizeOf(type);
+  std::set<RequestId> pending;
+  auto blockAt = [&](Rank r) { return blockOf({0, count}, size_, r); };
+  if (rank_ == root) {
+    for (Rank r = 0; r < size_; ++r) {
+      const Range block = blockAt(r);
+      if (r == root || block.empty()) continue;
+      pending.insert(transport_->postSend(r, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
+                                          static_cast<std::size_t>(block.count) * elementBytes));
+    }
+  } else if (const Range block = blockAt(rank_); !block.empty()) {
+    pending.insert(transport_->postReceive(root, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
+                                           static_cast<std::size_t>(block.count) * elementBytes));
+  }
+  while (!pending.empty()) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    const std::vector<RequestId> done = transport_->waitSome(deadline);
+    if (done.empty())
+      transport_->abortJob("the scatter of a broadcast from rank " + std::to_string(root) + " saw nothing arrive for " +
+                           std::to_string(timeout_.count() / 1000) + " s");
+    for (const RequestId id : done) pending.erase(id);
+  }
+}
+
+std::shared_ptr<Completion> Communicator::issue(std::function<void()> work) {
+  auto completion = std::make_shared<Completion>();
+  if (!threaded_) {
+    work();
+    completion->finish(0, "");
+    return completion;
+  }
+  {
+    std::lock_guard lock(queueMutex_);
+    queue_.emplace_back(std::move(work), completion);
+  }
+  queued_.notify_one();
+  return completion;
+}
+
+void Communicator::workLoop() {
+  std::unique_lock lock(queueMutex_);
+  for (;;) {
+    queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping, with nothing left
+    auto [work, completion] = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    try {
+      work();
+      completion->finish(0, "");
+    } catch (const std::exception& error) {
+      completion->finish(3, error.what());  // DDL_INTERNAL_ERROR: arguments were checked when it was issued
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace ddl

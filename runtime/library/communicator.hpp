@@ -1,0 +1,106 @@
+#pragma once
+// What a ddl_comm of the C API (include/ddlscale/ddlscale.h) is: the ranks of an MPI communicator of its
+// own, the algorithm chosen for each collective, and the executor that runs their programs over MPI
+// point-to-point messages. Collectives are checked and their programs built in the caller's thread, so
+// that a bad argument is the caller's error before anything runs; they run in the order issued, on the
+// communicator's own thread where MPI allows threads to call it at once (MPI_THREAD_MULTIPLE), otherwise
+// in the caller's.
+
+#include <mpi.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <tuple>
+
+#include "algorithms/collectives/algorithm_choice.hpp"
+#include "algorithms/io/tuning_table.hpp"
+#include "algorithms/schedule/schedule.hpp"
+#include "runtime/mpi/mpi_transport.hpp"
+#include "runtime/program_runner.hpp"
+
+namespace ddl {
+
+// One issued collective's outcome, which its request waits for.
+class Completion {
+ public:
+  void finish(int result, std::string message);
+  void wait();
+  bool done();
+  int result() const { return result_; }  // once done
+  const std::string& message() const { return message_; }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  bool done_ = false;
+  int result_ = 0;
+  std::string message_;
+};
+
+// How one collective is chosen: an algorithm with its options, a tuning table per size, or a schedule file.
+struct CollectiveChoice {
+  AlgorithmChoice fixed;
+  std::shared_ptr<const TuningTable> tuning;
+  std::shared_ptr<const Schedule> schedule;
+};
+
+class Communicator {
+ public:
+  // Collective over `parent`'s ranks, which it duplicates.
+  explicit Communicator(MPI_Comm parent);
+  // Waits for what is in flight, then frees the duplicate (collective).
+  ~Communicator();
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // InvalidArgument naming the argument for anything out of range.
+  void setTimeout(double seconds);
+  void setAlgorithm(CollectiveKind kind, const std::string& name, const std::string& options);
+  void setTuning(CollectiveKind kind, const std::string& path);
+  void setSchedule(CollectiveKind kind, const std::string& path);
+  // "ddl 4x16x4": what runs a `kind` collective of `bytes` now.
+  std::string describe(CollectiveKind kind, double bytes) const;
+
+  // Each checks its arguments here (InvalidArgument), then runs in order; the completion says when.
+  std::shared_ptr<Completion> allreduce(const void* send, void* recv, Elements count, DataType type);
+  std::shared_ptr<Completion> allGather(const void* send, void* recv, Elements count, DataType type);
+  std::shared_ptr<Completion> broadcast(void* buffer, Elements count, DataType type, Rank root);
+  std::shared_ptr<Completion> barrier();
+
+ private:
+  // This rank's program of the `kind` collective of `count` elements of `type`, as chosen now: built once
+  // per shape and choice, and kept (building a ring's program costs more than a small allreduce).
+  std::shared_ptr<const Program> programFor(CollectiveKind kind, Elements count, DataType type);
+  // Runs `work` after everything issued before it: on the worker, or here.
+  std::shared_ptr<Completion> issue(std::function<void()> work);
+  void workLoop();
+  // Rank `root` sends block r of `buffer` to rank r and waits until every block is where it goes.
+  void scatterBlocks(char* buffer, Elements count, DataType type, Rank root);
+
+  MPI_Comm communicator_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  std::unique_ptr<MpiTransport> transport_;
+  std::unique_ptr<ProgramRunner> runner_;  // used by the worker (or the caller without one) only
+  std::chrono::milliseconds timeout_{30'000};
+  std::map<CollectiveKind, CollectiveChoice> choices_;
+  // By collective, elements, element bytes and the chosen configuration's label.
+  std::map<std::tuple<CollectiveKind, Elements, int, std::string>, std::shared_ptr<const Program>> programs_;
+
+  bool threaded_ = false;
+  std::mutex queueMutex_;
+  std::condition_variable queued_;
+  std::deque<std::pair<std::function<void()>, std::shared_ptr<Completion>>> queue_;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace ddl

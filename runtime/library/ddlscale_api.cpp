@@ -1,0 +1,247 @@
+// The C API of include/ddlscale/ddlscale.h over ddl::Communicator: argument checks, the translation of
+// types and exceptions into ddl_result, and the thread's last error. No exception leaves this file.
+
+#include "ddlscale/ddlscale.h"
+
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "common/invalid_argument.hpp"
+#include "runtime/library/communicator.hpp"
+
+struct ddl_comm_s {
+  std::unique_ptr<ddl::Communicator> communicator;
+};
+
+struct ddl_request_s {
+  std::shared_ptr<ddl::Completion> completion;
+};
+
+namespace {
+
+thread_local std::string lastError;
+
+ddl_result fail(ddl_result result, std::string message) {
+  lastError = std::move(message);
+  return result;
+}
+
+// Runs `call`, turning what it throws into the result and this thread's last error.
+template <class Call>
+ddl_result guarded(const char* function, Call&& call) {
+  try {
+    call();
+    return DDL_SUCCESS;
+  } catch (const ddl::InvalidArgument& error) {
+    return fail(DDL_INVALID_ARGUMENT, std::string(function) + ": " + error.what());
+  } catch (const std::bad_alloc&) {
+    return fail(DDL_INTERNAL_ERROR, std::string(function) + ": out of memory");
+  } catch (const std::exception& error) {
+    return fail(DDL_INTERNAL_ERROR, std::string(function) + ": " + error.what());
+  }
+}
+
+bool toDataType(ddl_datatype type, ddl::DataType& out) {
+  switch (type) {
+    case DDL_FLOAT32: out = ddl::DataType::Float32; return true;
+    case DDL_FLOAT64: out = ddl::DataType::Float64; return true;
+    case DDL_FLOAT16: out = ddl::DataType::Float16; return true;
+    case DDL_BFLOAT16: out = ddl::DataType::BFloat16; return true;
+  }
+  return false;
+}
+
+bool toKind(ddl_collective collective, ddl::CollectiveKind& out) {
+  switch (collective) {
+    case DDL_ALLREDUCE: out = ddl::CollectiveKind::Allreduce; return true;
+    case DDL_ALLGATHER: out = ddl::CollectiveKind::AllGather; return true;
+  }
+  return false;
+}
+
+ddl::DataType checkedType(ddl_datatype type) {
+  ddl::DataType out{};
+  if (!toDataType(type, out)) throw ddl::InvalidArgument("type", "unknown ddl_datatype " + std::to_string(static_cast<int>(type)));
+  return out;
+}
+
+ddl::CollectiveKind checkedKind(ddl_collective collective) {
+  ddl::CollectiveKind out{};
+  if (!toKind(collective, out))
+    throw ddl::InvalidArgument("collective", "unknown ddl_collective " + std::to_string(static_cast<int>(collective)));
+  return out;
+}
+
+ddl::Communicator& checkedComm(ddl_comm comm) {
+  if (!comm || !comm->communicator) throw ddl::InvalidArgument("comm", "a null communicator");
+  return *comm->communicator;
+}
+
+ddl::Elements checkedCount(size_t count, const ddl::Communicator& comm, bool perRank) {
+  const auto limit = static_cast<size_t>(std::numeric_limits<ddl::Elements>::max() / (perRank ? comm.size() : 1));
+  if (count > limit) throw ddl::InvalidArgument("count", std::to_string(count) + " elements is more than the library addresses");
+  return static_cast<ddl::Elements>(count);
+}
+
+std::string text(const char* value, const char* field) {
+  if (!value) throw ddl::InvalidArgument(field, "a null string");
+  return value;
+}
+
+// A collective issued with a request, or waited for at once without one.
+ddl_result finishOrHandOver(std::shared_ptr<ddl::Completion> completion, ddl_request* request) {
+  if (request) {
+    *request = new ddl_request_s{std::move(completion)};
+    return DDL_SUCCESS;
+  }
+  completion->wait();
+  if (completion->result() != 0) return fail(static_cast<ddl_result>(completion->result()), completion->message());
+  return DDL_SUCCESS;
+}
+
+template <class Issue>
+ddl_result issued(const char* function, ddl_request* request, bool requestRequired, Issue&& issue) {
+  if (requestRequired && !request) return fail(DDL_INVALID_ARGUMENT, std::string(function) + ": request: a null pointer");
+  std::shared_ptr<ddl::Completion> completion;
+  const ddl_result result = guarded(function, [&] { completion = issue(); });
+  if (result != DDL_SUCCESS) return result;
+  return finishOrHandOver(std::move(completion), request);
+}
+
+}  // namespace
+
+extern "C" {
+
+int ddl_version(void) { return DDL_VERSION_MAJOR * 10000 + DDL_VERSION_MINOR * 100 + DDL_VERSION_PATCH; }
+
+const char* ddl_last_error(void) { return lastError.c_str(); }
+
+ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm) {
+  return guarded("ddl_comm_init_mpi", [&] {
+    if (!comm) throw ddl::InvalidArgument("comm", "a null pointer");
+    int initialised = 0, finalised = 0;
+    MPI_Initialized(&initialised);
+    MPI_Finalized(&finalised);
+    if (!initialised || finalised) throw ddl::InvalidArgument("mpi_comm", "MPI is not initialised");
+    if (mpi_comm == MPI_COMM_NULL) throw ddl::InvalidArgument("mpi_comm", "MPI_COMM_NULL");
+    int inter = 0;
+    MPI_Comm_test_inter(mpi_comm, &inter);
+    if (inter) throw ddl::InvalidArgument("mpi_comm", "an inter-communicator");
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(mpi_comm)};
+  });
+}
+
+ddl_result ddl_comm_destroy(ddl_comm comm) {
+  return guarded("ddl_comm_destroy", [&] { delete comm; });
+}
+
+ddl_result ddl_comm_rank(ddl_comm comm, int* rank) {
+  return guarded("ddl_comm_rank", [&] {
+    const ddl::Communicator& communicator = checkedComm(comm);
+    if (!rank) throw ddl::InvalidArgument("rank", "a null pointer");
+    *rank = communicator.rank();
+  });
+}
+
+ddl_result ddl_comm_size(ddl_comm comm, int* size) {
+  return guarded("ddl_comm_size", [&] {
+    const ddl::Communicator& communicator = checkedComm(comm);
+    if (!size) throw ddl::InvalidArgument("size", "a null pointer");
+    *size = communicator.size();
+  });
+}
+
+ddl_result ddl_comm_set_timeout(ddl_comm comm, double seconds) {
+  return guarded("ddl_comm_set_timeout", [&] { checkedComm(comm).setTimeout(seconds); });
+}
+
+ddl_result ddl_comm_set_algorithm(ddl_comm comm, ddl_collective collective, const char* name, const char* options) {
+  return guarded("ddl_comm_set_algorithm", [&] {
+    checkedComm(comm).setAlgorithm(checkedKind(collective), text(name, "name"), options ? options : "");
+  });
+}
+
+ddl_result ddl_comm_set_tuning(ddl_comm comm, ddl_collective collective, const char* path) {
+  return guarded("ddl_comm_set_tuning", [&] { checkedComm(comm).setTuning(checkedKind(collective), text(path, "path")); });
+}
+
+ddl_result ddl_comm_set_schedule(ddl_comm comm, ddl_collective collective, const char* path) {
+  return guarded("ddl_comm_set_schedule",
+                 [&] { checkedComm(comm).setSchedule(checkedKind(collective), text(path, "path")); });
+}
+
+ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, size_t bytes, char* text, size_t capacity) {
+  return guarded("ddl_comm_describe", [&] {
+    const std::string description = checkedComm(comm).describe(checkedKind(collective), static_cast<double>(bytes));
+    if (!text || capacity == 0) throw ddl::InvalidArgument("text", "no room for the description");
+    const size_t length = std::min(description.size(), capacity - 1);
+    description.copy(text, length);
+    text[length] = '\0';
+  });
+}
+
+ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {
+  return issued("ddl_iallreduce", request, true, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
+  });
+}
+
+ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+  return issued("ddl_allreduce", nullptr, false, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
+  });
+}
+
+ddl_result ddl_iallgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {
+  return issued("ddl_iallgather", request, true, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
+  });
+}
+
+ddl_result ddl_allgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+  return issued("ddl_allgather", nullptr, false, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
+  });
+}
+
+ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root, ddl_request* request) {
+  return issued("ddl_ibroadcast", request, true, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
+  });
+}
+
+ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
+  return issued("ddl_broadcast", nullptr, false, [&] {
+    ddl::Communicator& communicator = checkedComm(comm);
+    return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
+  });
+}
+
+ddl_result ddl_barrier(ddl_comm comm) {
+  return issued("ddl_barrier", nullptr, false, [&] { return checkedComm(comm).barrier(); });
+}
+
+ddl_result ddl_wait(ddl_request request) {
+  if (!request) return fail(DDL_INVALID_ARGUMENT, "ddl_wait: request: a null request");
+  std::unique_ptr<ddl_request_s> owned(request);
+  owned->completion->wait();
+  if (owned->completion->result() != 0)
+    return fail(static_cast<ddl_result>(owned->completion->result()), owned->completion->message());
+  return DDL_SUCCESS;
+}
+
+ddl_result ddl_test(ddl_request request, int* done) {
+  if (!request) return fail(DDL_INVALID_ARGUMENT, "ddl_test: request: a null request");
+  if (!done) return fail(DDL_INVALID_ARGUMENT, "ddl_test: done: a null pointer");
+  *done = request->completion->done() ? 1 : 0;
+  return DDL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,147 @@
+/* ddlscale's library: the collectives of ddlrun, called from a training framework's own processes.
+ *
+ * In the spirit of PowerAI DDL's ddl_init / ddl_allreduce: a program that already runs under MPI makes a
+ * communicator from an MPI communicator, chooses an algorithm per collective (by name with its options, by
+ * a tuning table that `ddlsim tune` wrote, or from a schedule file that `ddlsim schedule --json` wrote),
+ * and calls allreduce, all-gather, broadcast and barrier on host memory, synchronously or with a request to
+ * wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
+ * MPI point-to-point messages.
+ *
+ *   ddl_comm comm;
+ *   if (ddl_comm_init_mpi(MPI_COMM_WORLD, &comm) != DDL_SUCCESS) fprintf(stderr, "%s\n", ddl_last_error());
+ *   ddl_comm_set_algorithm(comm, DDL_ALLREDUCE, "ddl", "dims=4x16x4");
+ *   ddl_allreduce(comm, gradients, gradients, count, DDL_FLOAT32);   (in place)
+ *   ddl_comm_destroy(comm);                                            (before MPI_Finalize)
+ *
+ * Build against it with CMake (find_package(ddlscale) and the target ddlscale::ddlscale) or pkg-config
+ * (`pkg-config --cflags --libs ddlscale`).
+ *
+ * Every call returns a ddl_result. On anything but DDL_SUCCESS, ddl_last_error() says what was wrong, in
+ * this thread, naming the argument ("algorithm: unknown 'rign' (known: ring, ...)"); nothing was run and
+ * no rank's buffer was touched. A peer that stops answering for longer than the timeout (ddl_comm_set_timeout,
+ * 30 s by default) ends the whole MPI job through MPI_Abort, with a message naming the wait, as ddlrun
+ * does: the other ranks cannot be left waiting in a collective that will never complete.
+ *
+ * Threads: calls on one communicator may come from any thread, one at a time, and every rank must issue the
+ * communicator's collectives in the same order, as in MPI. Where MPI was initialised with
+ * MPI_THREAD_MULTIPLE, each communicator runs its collectives on a thread of its own, in the order they
+ * were issued, so that the caller can compute while one is in flight (ddl_iallreduce, then ddl_wait).
+ * Otherwise each collective runs in the calling thread when it is issued, and its request is complete when
+ * the call returns.
+ */
+#ifndef DDLSCALE_DDLSCALE_H
+#define DDLSCALE_DDLSCALE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define DDL_API __attribute__((visibility("default")))
+#else
+#define DDL_API
+#endif
+
+/* The library's version: DDL_VERSION_MAJOR * 10000 + DDL_VERSION_MINOR * 100 + DDL_VERSION_PATCH. */
+#define DDL_VERSION_MAJOR 0
+#define DDL_VERSION_MINOR 1
+#define DDL_VERSION_PATCH 0
+DDL_API int ddl_version(void);
+
+typedef enum {
+  DDL_SUCCESS = 0,
+  DDL_INVALID_ARGUMENT = 1, /* a bad argument: an unknown algorithm, options it does not take, a null buffer */
+  DDL_UNSUPPORTED = 2,      /* valid, but not on this build or this communicator (device memory without CUDA) */
+  DDL_INTERNAL_ERROR = 3    /* a failure inside the library (an allocation); the message says which */
+} ddl_result;
+
+typedef enum { DDL_FLOAT32 = 0, DDL_FLOAT64 = 1, DDL_FLOAT16 = 2, DDL_BFLOAT16 = 3 } ddl_datatype;
+
+typedef enum { DDL_ALLREDUCE = 0, DDL_ALLGATHER = 1 } ddl_collective;
+
+typedef struct ddl_comm_s* ddl_comm;
+typedef struct ddl_request_s* ddl_request;
+
+/* What went wrong in this thread's last call that did not return DDL_SUCCESS; "" before any. The text
+ * stays valid until this thread's next call into the library. */
+DDL_API const char* ddl_last_error(void);
+
+/* ---- Communicators ---------------------------------------------------------------------------------- */
+
+/* A communicator over the ranks of `mpi_comm`, which must be an intra-communicator. Collective: every rank
+ * of `mpi_comm` calls it. The library duplicates `mpi_comm`, so its messages never meet the caller's. MPI
+ * must be initialised, and stay so until ddl_comm_destroy. Every collective starts as "ring". */
+DDL_API ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm);
+
+/* Collective: waits for the communicator's collectives still in flight, then frees it. Null is ignored. */
+DDL_API ddl_result ddl_comm_destroy(ddl_comm comm);
+
+DDL_API ddl_result ddl_comm_rank(ddl_comm comm, int* rank);
+DDL_API ddl_result ddl_comm_size(ddl_comm comm, int* size);
+
+/* How long a wait may pass with nothing arriving before the job is ended: 1 s to a day (30 s by default). */
+DDL_API ddl_result ddl_comm_set_timeout(ddl_comm comm, double seconds);
+
+/* ---- Choosing the algorithm ---------------------------------------------------------------------------
+ * Each applies to the collectives issued after it, and every rank must choose the same. */
+
+/* By name, as `ddlrun bench --algorithm NAME` and `ddlsim algorithms` know them ("ring", "ddl",
+ * "halving-doubling", "hierarchical", ...), with its options as space-separated name=value pairs, the
+ * flags' names and values without the dashes ("dims=4x16x4", "ranks-per-node=4 inner=ring",
+ * "chunk-bytes=512K"); `options` may be null or "". Checked against this communicator's rank count now. */
+DDL_API ddl_result ddl_comm_set_algorithm(ddl_comm comm, ddl_collective collective, const char* name,
+                                          const char* options);
+
+/* "auto": a tuning table (`ddlsim tune --json --out FILE`) chooses per call, at the table's size nearest to
+ * the call's bytes. The table must be for this collective and this communicator's rank count. */
+DDL_API ddl_result ddl_comm_set_tuning(ddl_comm comm, ddl_collective collective, const char* path);
+
+/* A schedule file (`ddlsim schedule --json`), verified before it is accepted: it runs the calls whose
+ * element count and element size are the schedule's; others fail with DDL_INVALID_ARGUMENT. */
+DDL_API ddl_result ddl_comm_set_schedule(ddl_comm comm, ddl_collective collective, const char* path);
+
+/* What runs a collective of `bytes` bytes now ("ddl 4x16x4", "ring"), in `text` of `capacity` bytes,
+ * truncated to fit and always terminated. */
+DDL_API ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, size_t bytes, char* text,
+                                     size_t capacity);
+
+/* ---- Collectives ---------------------------------------------------------------------------------------
+ * Buffers are host memory, not touched by the caller until the collective completes. `send` may equal
+ * `recv` (in place). Sums are in the element type (float16 and bfloat16 round each addition to nearest
+ * even), in the order the algorithm adds, which differs from one algorithm to another. */
+
+/* Every rank's `recv` ends with the element-wise sum over the ranks of their `send` (`count` elements). */
+DDL_API ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type);
+DDL_API ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
+                                  ddl_request* request);
+
+/* Every rank's `recv` (size x `count` elements) ends with rank r's `send` (`count` elements) at r x count.
+ * In place: `send` is `recv` + rank x count. Runs the DDL_ALLGATHER choice. */
+DDL_API ddl_result ddl_allgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type);
+DDL_API ddl_result ddl_iallgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
+                                  ddl_request* request);
+
+/* Every rank's `buffer` ends with rank `root`'s, bit for bit: the root sends block r of it to rank r, then
+ * the ranks all-gather the blocks (van de Geijn's broadcast), with the DDL_ALLGATHER choice. */
+DDL_API ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root);
+DDL_API ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root,
+                                  ddl_request* request);
+
+/* Returns once every rank has called it, after this rank's earlier collectives on `comm` completed. */
+DDL_API ddl_result ddl_barrier(ddl_comm comm);
+
+/* ---- Requests ------------------------------------------------------------------------------------------ */
+
+/* Waits for the collective to complete and frees the request; its result is the collective's. */
+DDL_API ddl_result ddl_wait(ddl_request request);
+/* Sets *done to 1 if the collective has completed (the request must still be waited on), else 0. */
+DDL_API ddl_result ddl_test(ddl_request request, int* done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DDLSCALE_DDLSCALE_H */

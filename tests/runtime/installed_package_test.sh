@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# libddlscale as a framework meets it: installed by `cmake --install` into a prefix of its own, the example
+# program (runtime/library/example) is built against the installed package twice, with CMake's
+# find_package(ddlscale) and with pkg-config, and each build runs under mpirun and must leave every rank
+# with exact results.
+#
+#   installed_package_test.sh BUILD_DIR SOURCE_DIR MPIRUN [MPIRUN FLAGS...]
+set -euo pipefail
+build="$1"; source="$2"; mpirun=("${@:3}")
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+prefix="$work/prefix"
+
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+test -f "$prefix/include/ddlscale/ddlscale.h"
+libdir="$(dirname "$(find "$prefix" -name libddlscale.so -print -quit)")"  # lib, or lib/x86_64-linux-gnu under /usr
+test -f "$libdir/cmake/ddlscale/ddlscaleConfig.cmake"
+# Only the API is exported: no symbol of the project's C++ or of its libraries leaks out.
+exported="$(nm -D --defined-only "$libdir/libddlscale.so" | awk '$2 == "T" {print $3}')"
+leaked="$(grep -v '^ddl_' <<< "$exported" | grep -v '^_init$\|^_fini$' || true)"
+if [ -n "$leaked" ]; then echo "libddlscale exports more than ddl_*:"; head -5 <<< "$leaked"; exit 1; fi
+grep -qx ddl_allreduce <<< "$exported"
+
+# CMake: find_package(ddlscale) in a C project.
+cmake -S "$source/runtime/library/example" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log"
+cmake --build "$work/cmake-build" > "$work/build.log"
+"${mpirun[@]}" -np 4 "$work/cmake-build/allreduce_example" ddl dims=2x2 < /dev/null
+"${mpirun[@]}" -np 3 "$work/cmake-build/allreduce_example" halving-doubling < /dev/null
+
+# pkg-config: the flags alone, as a Makefile would take them.
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# shellcheck disable=SC2046  # the flags are words
+cc -o "$work/pkg-config-example" "$source/runtime/library/example/allreduce_example.c" \
+  $(pkg-config --cflags --libs ddlscale) -Wl,-rpath,"$libdir"
+"${mpirun[@]}" -np 2 "$work/pkg-config-example" < /dev/null

@@ -1,0 +1,275 @@
+// libddlscale's C API (ddlscale/ddlscale.h) under mpirun, as a framework calls it: every allreduce algorithm
+// that runs on this many ranks without options leaves every rank with the exact sum, in place and out of
+// place, in every data type; requests complete in any order they are waited on; a broadcast copies the
+// root's bits; an all-gather puts each rank's block in its place; the algorithm comes from a name with
+// options, a tuning table or a schedule file; and every bad argument is DDL_INVALID_ARGUMENT with a
+// message naming it, having touched nothing.
+//
+//   mpirun -np P library_api_tests [--thread-single]
+// With --thread-single, MPI is initialised without MPI_THREAD_MULTIPLE, and collectives run in the caller.
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/schedule_json.hpp"
+#include "ddlscale/ddlscale.h"
+#include "runtime/narrow_floats.hpp"
+
+namespace {
+
+int worldRank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int worldSize() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+class LibraryApi : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(ddl_comm_init_mpi(MPI_COMM_WORLD, &comm_), DDL_SUCCESS) << ddl_last_error(); }
+  void TearDown() override { EXPECT_EQ(ddl_comm_destroy(comm_), DDL_SUCCESS); }
+  ddl_comm comm_ = nullptr;
+  const int rank_ = worldRank();
+  const int size_ = worldSize();
+};
+
+// Small integers, so that every order of addition gives the same sum in every type.
+float valueOf(std::size_t index, int rank) { return static_cast<float>(static_cast<int>((index * 7 + static_cast<std::size_t>(rank) * 3) % 5) - 2); }
+
+float sumOf(std::size_t index, int ranks) {
+  float sum = 0;
+  for (int r = 0; r < ranks; ++r) sum += valueOf(index, r);
+  return sum;
+}
+
+// Allreduces `count` float32 values in place (or out of place) and counts this rank's wrong elements.
+int wrongAfterAllreduce(ddl_comm comm, std::size_t count, int rank, int ranks, bool inPlace) {
+  std::vector<float> send(count), recv(count, std::nanf(""));
+  for (std::size_t i = 0; i < count; ++i) send[i] = valueOf(i, rank);
+  float* out = inPlace ? send.data() : recv.data();
+  EXPECT_EQ(ddl_allreduce(comm, send.data(), out, count, DDL_FLOAT32), DDL_SUCCESS) << ddl_last_error();
+  int wrong = 0;
+  for (std::size_t i = 0; i < count; ++i) wrong += out[i] != sumOf(i, ranks);
+  if (!inPlace)
+    for (std::size_t i = 0; i < count; ++i) wrong += send[i] != valueOf(i, rank);  // the input is left as it was
+  return wrong;
+}
+
+TEST_F(LibraryApi, EveryAllreduceAlgorithmThatFitsLeavesEveryRankWithTheExactSum) {
+  int ran = 0;
+  for (const ddl::AlgorithmDefinition* algorithm : ddl::allAlgorithms()) {
+    if (algorithm->collective != ddl::CollectiveKind::Allreduce) continue;
+    const std::string name(algorithm->name);
+    if (ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, name.c_str(), nullptr) != DDL_SUCCESS) continue;  // needs options here
+    ++ran;
+    for (const std::size_t count : {std::size_t{1}, static_cast<std::size_t>(size_) + 1, std::size_t{4099}, std::size_t{300007}})
+      for (const bool inPlace : {true, false})
+        EXPECT_EQ(wrongAfterAllreduce(comm_, count, rank_, size_, inPlace), 0)
+            << name << ", " << count << " elements, " << (inPlace ? "in place" : "out of place");
+  }
+  EXPECT_GE(ran, 3) << "ring, recursive doubling and the binomial tree take any rank count";
+}
+
+TEST_F(LibraryApi, AlgorithmOptionsAreNameValuePairs) {
+  if (size_ % 2 != 0) GTEST_SKIP() << "a 2 x P/2 grid needs an even rank count";
+  const std::string dims = "dims=2x" + std::to_string(size_ / 2);
+  ASSERT_EQ(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "ddl", dims.c_str()), DDL_SUCCESS) << ddl_last_error();
+  char text[64];
+  ASSERT_EQ(ddl_comm_describe(comm_, DDL_ALLREDUCE, 4096, text, sizeof text), DDL_SUCCESS);
+  EXPECT_EQ(std::string(text), "ddl 2x" + std::to_string(size_ / 2));
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 100000, rank_, size_, false), 0);
+  ASSERT_EQ(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "hierarchical", "ranks-per-node=2 inner=ring"), DDL_SUCCESS)
+      << ddl_last_error();
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 100000, rank_, size_, true), 0);
+}
+
+TEST_F(LibraryApi, NarrowAndWideTypesSumExactly) {
+  const std::size_t count = 5000;
+  for (const ddl_datatype type : {DDL_FLOAT64, DDL_FLOAT16, DDL_BFLOAT16}) {
+    std::vector<double> wide(count);
+    std::vector<std::uint16_t> narrow(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      wide[i] = valueOf(i, rank_);
+      narrow[i] = type == DDL_FLOAT16 ? ddl::floatToFloat16(valueOf(i, rank_)) : ddl::floatToBfloat16(valueOf(i, rank_));
+    }
+    void* buffer = type == DDL_FLOAT64 ? static_cast<void*>(wide.data()) : static_cast<void*>(narrow.data());
+    ASSERT_EQ(ddl_allreduce(comm_, buffer, buffer, count, type), DDL_SUCCESS) << ddl_last_error();
+    int wrong = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const double got = type == DDL_FLOAT64   ? wide[i]
+                         : type == DDL_FLOAT16 ? ddl::float16ToFloat(narrow[i])
+                                               : ddl::bfloat16ToFloat(narrow[i]);
+      wrong += got != sumOf(i, size_);
+    }
+    EXPECT_EQ(wrong, 0) << "type " << type;
+  }
+}
+
+TEST_F(LibraryApi, RequestsCompleteWhicheverOrderTheyAreWaitedIn) {
+  const std::size_t count = 20000;
+  std::vector<std::vector<float>> buffers(4, std::vector<float>(count));
+  std::vector<ddl_request> requests(buffers.size());
+  for (std::size_t b = 0; b < buffers.size(); ++b) {
+    for (std::size_t i = 0; i < count; ++i) buffers[b][i] = valueOf(i + b, rank_);
+    ASSERT_EQ(ddl_iallreduce(comm_, buffers[b].data(), buffers[b].data(), count, DDL_FLOAT32, &requests[b]), DDL_SUCCESS);
+  }
+  int done = 0;
+  ASSERT_EQ(ddl_test(requests[3], &done), DDL_SUCCESS);
+  for (std::size_t b = buffers.size(); b-- > 0;) ASSERT_EQ(ddl_wait(requests[b]), DDL_SUCCESS) << ddl_last_error();
+  int wrong = 0;
+  for (std::size_t b = 0; b < buffers.size(); ++b)
+    for (std::size_t i = 0; i < count; ++i) wrong += buffers[b][i] != sumOf(i + b, size_);
+  EXPECT_EQ(wrong, 0);
+}
+
+TEST_F(LibraryApi, ABroadcastCopiesTheRootsBitsFromEveryRoot) {
+  for (int root = 0; root < size_; ++root) {
+    for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{100003}}) {
+      std::vector<std::uint32_t> words(count);
+      for (std::size_t i = 0; i < count; ++i)
+        words[i] = rank_ == root ? static_cast<std::uint32_t>(i * 2654435761u) | 0x7f800001u * (i % 3 == 0) : 0;  // NaNs too
+      ASSERT_EQ(ddl_broadcast(comm_, words.data(), count, DDL_FLOAT32, root), DDL_SUCCESS) << ddl_last_error();
+      int wrong = 0;
+      for (std::size_t i = 0; i < count; ++i)
+        wrong += words[i] != (static_cast<std::uint32_t>(i * 2654435761u) | 0x7f800001u * (i % 3 == 0));
+      EXPECT_EQ(wrong, 0) << "root " << root << ", " << count << " elements";
+    }
+  }
+}
+
+TEST_F(LibraryApi, AnAllGatherPutsEachRanksBlockInItsPlace) {
+  const std::size_t count = 3001;
+  std::vector<float> mine(count), gathered(count * static_cast<std::size_t>(size_), std::nanf(""));
+  for (std::size_t i = 0; i < count; ++i) mine[i] = static_cast<float>(rank_ * 10000 + static_cast<int>(i));
+  ASSERT_EQ(ddl_allgather(comm_, mine.data(), gathered.data(), count, DDL_FLOAT32), DDL_SUCCESS) << ddl_last_error();
+  // In place: this rank's block is already where it goes.
+  std::vector<float> inPlace(gathered.size(), std::nanf(""));
+  std::copy(mine.begin(), mine.end(), inPlace.begin() + static_cast<std::ptrdiff_t>(count) * rank_);
+  ASSERT_EQ(ddl_allgather(comm_, inPlace.data() + count * static_cast<std::size_t>(rank_), inPlace.data(), count,
+                          DDL_FLOAT32),
+            DDL_SUCCESS);
+  int wrong = 0;
+  for (int r = 0; r < size_; ++r)
+    for (std::size_t i = 0; i < count; ++i) {
+      const float expected = static_cast<float>(r * 10000 + static_cast<int>(i));
+      wrong += gathered[static_cast<std::size_t>(r) * count + i] != expected;
+      wrong += inPlace[static_cast<std::size_t>(r) * count + i] != expected;
+    }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(ddl_barrier(comm_), DDL_SUCCESS);
+}
+
+TEST_F(LibraryApi, ATuningTableChoosesPerSize) {
+  // The tables shipped with the tuned PowerAI scenario exist for 2, 4, 8, ... GPUs.
+  const std::string path = std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/tuning/minsky-p100-ib-edr-allreduce-" +
+                           std::to_string(size_) + ".json";
+  if (!std::ifstream(path)) GTEST_SKIP() << "no shipped table for " << size_ << " ranks";
+  ASSERT_EQ(ddl_comm_set_tuning(comm_, DDL_ALLREDUCE, path.c_str()), DDL_SUCCESS) << ddl_last_error();
+  char small[64], large[64];
+  ASSERT_EQ(ddl_comm_describe(comm_, DDL_ALLREDUCE, 4096, small, sizeof small), DDL_SUCCESS);
+  ASSERT_EQ(ddl_comm_describe(comm_, DDL_ALLREDUCE, std::size_t{256} << 20, large, sizeof large), DDL_SUCCESS);
+  EXPECT_STRNE(small, "");
+  EXPECT_STRNE(large, "");
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 1024, rank_, size_, true), 0) << small;
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 1 << 20, rank_, size_, true), 0);
+}
+
+TEST_F(LibraryApi, AScheduleFileRunsTheCallsOfItsShape) {
+  const ddl::AlgorithmDefinition& ring = ddl::findAlgorithm(ddl::CollectiveKind::Allreduce, "ring");
+  const ddl::Schedule schedule = ddl::makeSchedule(ring, {ddl::CollectiveKind::Allreduce, size_, 777, 4}, {});
+  char path[] = "/tmp/ddlscale-schedule-XXXXXX";
+  if (rank_ == 0) {
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::ofstream out(path);
+    ddl::writeScheduleJson(out, schedule);
+  }
+  MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+  ASSERT_EQ(ddl_comm_set_schedule(comm_, DDL_ALLREDUCE, path), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 777, rank_, size_, false), 0);
+  std::vector<float> other(778);
+  EXPECT_EQ(ddl_allreduce(comm_, other.data(), other.data(), other.size(), DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("777 elements"), std::string::npos) << ddl_last_error();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_ == 0) std::remove(path);
+}
+
+// A bad argument: DDL_INVALID_ARGUMENT, a message naming `field`, and the buffer untouched.
+void expectRefused(ddl_result result, const std::string& field) {
+  EXPECT_EQ(result, DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find(field), std::string::npos) << "'" << ddl_last_error() << "' names no " << field;
+}
+
+TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
+  std::vector<float> buffer(16, 1.0f);
+  expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "rign", nullptr), "algorithm");
+  expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "ddl", "dims=3x1000"), "dims");
+  expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "ring", "bogus=1"), "unknown option 'bogus'");
+  expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "ring", "dims"), "name=value");
+  expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, nullptr, nullptr), "name");
+  expectRefused(ddl_comm_set_algorithm(comm_, static_cast<ddl_collective>(7), "ring", nullptr), "collective");
+  expectRefused(ddl_comm_set_tuning(comm_, DDL_ALLREDUCE, "/nonexistent/table.json"), "/nonexistent/table.json");
+  const std::string otherRanks = std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/tuning/minsky-p100-ib-edr-allreduce-" +
+                                 std::to_string(size_ == 2 ? 4 : 2) + ".json";
+  expectRefused(ddl_comm_set_tuning(comm_, DDL_ALLREDUCE, otherRanks.c_str()), "ranks");
+  expectRefused(ddl_comm_set_schedule(comm_, DDL_ALLREDUCE, "/nonexistent/schedule.json"), "/nonexistent/schedule.json");
+  expectRefused(ddl_comm_set_timeout(comm_, 0.5), "seconds");
+  expectRefused(ddl_allreduce(comm_, nullptr, buffer.data(), buffer.size(), DDL_FLOAT32), "send");
+  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(9)), "type");
+  expectRefused(ddl_allreduce(nullptr, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32), "comm");
+  expectRefused(ddl_broadcast(comm_, buffer.data(), buffer.size(), DDL_FLOAT32, size_), "root");
+  expectRefused(ddl_iallreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, nullptr), "request");
+  expectRefused(ddl_wait(nullptr), "request");
+  for (const float value : buffer) EXPECT_EQ(value, 1.0f);
+  // The communicator still works after every refusal, with the last good choice.
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 1000, rank_, size_, true), 0);
+}
+
+TEST(LibraryVersion, IsTheProjectsVersion) {
+  const std::string version = DDLSCALE_VERSION;  // "0.1.0", from CMake's project()
+  const int major = std::atoi(version.c_str());
+  const int minor = std::atoi(version.c_str() + version.find('.') + 1);
+  const int patch = std::atoi(version.c_str() + version.rfind('.') + 1);
+  EXPECT_EQ(ddl_version(), major * 10000 + minor * 100 + patch);
+}
+
+TEST(LibraryInit, RefusesANullCommunicator) {
+  ddl_comm comm = nullptr;
+  expectRefused(ddl_comm_init_mpi(MPI_COMM_NULL, &comm), "mpi_comm");
+  EXPECT_EQ(comm, nullptr);
+  EXPECT_EQ(ddl_comm_destroy(nullptr), DDL_SUCCESS);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool single = argc > 1 && std::strcmp(argv[argc - 1], "--thread-single") == 0;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (worldRank() != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  int failed = RUN_ALL_TESTS() != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return failed;
+}
