@@ -55,12 +55,21 @@ typedef enum {
   DDL_SUCCESS = 0,
   DDL_INVALID_ARGUMENT = 1, /* a bad argument: an unknown algorithm, options it does not take, a null buffer */
   DDL_UNSUPPORTED = 2,      /* valid, but not on this build or this communicator (device memory without CUDA) */
-  DDL_INTERNAL_ERROR = 3    /* a failure inside the library (an allocation); the message says which */
+  DDL_INTERNAL_ERROR = 3,   /* a failure inside the library (an allocation); the message says which */
+  DDL_RESULT_MAX_ENUM = 0x7fffffff
 } ddl_result;
 
-typedef enum { DDL_FLOAT32 = 0, DDL_FLOAT64 = 1, DDL_FLOAT16 = 2, DDL_BFLOAT16 = 3 } ddl_datatype;
+/* Each enum spans every int (its _MAX_ENUM), so that any value a C caller passes is one the library can
+ * read and refuse, as Vulkan's enums do. */
+typedef enum {
+  DDL_FLOAT32 = 0,
+  DDL_FLOAT64 = 1,
+  DDL_FLOAT16 = 2,
+  DDL_BFLOAT16 = 3,
+  DDL_DATATYPE_MAX_ENUM = 0x7fffffff
+} ddl_datatype;
 
-typedef enum { DDL_ALLREDUCE = 0, DDL_ALLGATHER = 1 } ddl_collective;
+typedef enum { DDL_ALLREDUCE = 0, DDL_ALLGATHER = 1, DDL_COLLECTIVE_MAX_ENUM = 0x7fffffff } ddl_collective;
 
 typedef struct ddl_comm_s* ddl_comm;
 typedef struct ddl_request_s* ddl_request;
