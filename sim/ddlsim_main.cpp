@@ -1,6 +1,11 @@
 // ddlsim: predicts how data-parallel training scales on a cluster, with which allreduce.
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +19,38 @@
 #include "sim/schedule_command.hpp"
 #include "sim/simulation_error.hpp"
 #include "sim/tune_command.hpp"
+
+namespace {
+
+// The ranks of the MPI job this process is a rank of, as the launcher says before MPI_Init (Open MPI's
+// mpirun, or a PMI launcher such as MPICH's and srun --mpi=pmi2); 1 outside one.
+int mpiJobRanks() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(variable)) return std::atoi(value);
+  return 1;
+}
+
+// Under `mpirun -np K` (K > 1) this process becomes ddlsim-mpi (sim/mpi_sweep_main.cpp), which splits the
+// sweep over the job's ranks and runs this ddlsim for each share: SimGrid's library defines MPI's symbols,
+// so ddlsim itself cannot call MPI. Returns only where there is nothing to hand over.
+void handOverToMpiRanks(CLI::App& app, int argc, char** argv) {
+  if (mpiJobRanks() <= 1 || std::getenv("DDLSIM_MPI_RANK")) return;
+  const auto named = [&](CLI::App* command) { return argc > 1 && command->check_name(argv[1]); };
+  if (!app.get_subcommands(named).empty()) {
+    std::cerr << "ddlsim: only a scenario's sweep splits over the ranks of an MPI job; run 'ddlsim " << argv[1]
+              << "' as one process\n";
+    std::exit(2);
+  }
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::string helper = (self.parent_path() / "ddlsim-mpi").string();
+  setenv("DDLSIM_PROGRAM", self.c_str(), 1);
+  argv[0] = const_cast<char*>(helper.c_str());
+  execv(helper.c_str(), argv);
+  std::cerr << "ddlsim: under mpirun, ddlsim runs " << helper << ", which cannot be run\n";
+  std::exit(2);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -41,6 +78,7 @@ int main(int argc, char** argv) {
   ddl::addAlgorithmsCommand(app, exitCode);
   ddl::addEffectsCommand(app, exitCode);
   ddl::addCalibrateCommand(app, exitCode);
+  handOverToMpiRanks(app, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

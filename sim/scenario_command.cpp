@@ -21,6 +21,7 @@
 #include "sim/fresh_process.hpp"
 #include "sim/human_units.hpp"
 #include "common/output_file.hpp"
+#include "common/json_reader.hpp"
 #include "sim/python_plot.hpp"
 #include "sim/scenario_sweep.hpp"
 
@@ -40,7 +41,61 @@ struct Arguments {
   bool range = false;
   int jobs = defaultJobs();
   std::string engine = "auto";
+  // A sweep split over the ranks of an MPI job (sim/mpi_sweep_main.cpp): each rank simulates its share,
+  // every K-th simulation from its index, into a values file; rank 0 then formats them all.
+  std::string share;  // "INDEX/COUNT"
+  std::string shareOut;
+  std::vector<std::string> sweepValues;
 };
+
+// "2/8" -> {2, 8}; InvalidArgument naming --share otherwise.
+std::pair<std::size_t, std::size_t> parseShare(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  std::size_t index = 0, count = 0;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument(text);
+    index = std::stoul(text.substr(0, slash));
+    count = std::stoul(text.substr(slash + 1));
+  } catch (const std::exception&) {
+    throw InvalidArgument("--share", "'" + text + "' is not INDEX/COUNT");
+  }
+  if (count == 0 || index >= count) throw InvalidArgument("--share", "'" + text + "': the index must lie below the count");
+  return {index, count};
+}
+
+// A share's values: {"simulations": N, "values": [[simulation, [value, ...]], ...]}. JSON numbers round-trip
+// a double exactly, so a split sweep's results are the bytes one process gives.
+nlohmann::json shareToJson(std::size_t simulations, const std::vector<std::size_t>& mine,
+                           const std::vector<std::vector<double>>& values) {
+  nlohmann::json json{{"simulations", simulations}, {"values", nlohmann::json::array()}};
+  for (const std::size_t simulation : mine) json["values"].push_back({simulation, values[simulation]});
+  return json;
+}
+
+// Every simulation's values from the shares' files, each simulation in exactly one.
+std::vector<std::vector<double>> valuesFromShares(const std::vector<std::string>& paths, std::size_t simulations) {
+  std::vector<std::vector<double>> values(simulations);
+  std::vector<bool> seen(simulations, false);
+  for (const std::string& path : paths) {
+    const nlohmann::json json = readJsonFile(path);
+    try {
+      if (json.at("simulations").get<std::size_t>() != simulations)
+        throw InvalidArgument("--sweep-values", path + " is a share of another sweep");
+      for (const nlohmann::json& entry : json.at("values")) {
+        const auto simulation = entry.at(0).get<std::size_t>();
+        if (simulation >= simulations || seen[simulation])
+          throw InvalidArgument("--sweep-values", path + ": simulation " + std::to_string(simulation) + " is out of place");
+        seen[simulation] = true;
+        values[simulation] = entry.at(1).get<std::vector<double>>();
+      }
+    } catch (const nlohmann::json::exception& error) {
+      throw InvalidArgument("--sweep-values", path + ": " + error.what());
+    }
+  }
+  for (std::size_t simulation = 0; simulation < simulations; ++simulation)
+    if (!seen[simulation]) throw InvalidArgument("--sweep-values", "no share holds simulation " + std::to_string(simulation));
+  return values;
+}
 
 // How the buckets were formed: "ddp: the first at 1.0 MiB, then 26.2 MB".
 std::string fusionLine(const GradientFusion& fusion) {
@@ -151,13 +206,27 @@ int run(const Arguments& args) {
   if (args.trace.empty() && (args.traceGpus != 0 || !args.traceAlgorithm.empty()))
     throw InvalidArgument(args.traceGpus != 0 ? "--trace-gpus" : "--trace-algorithm", "only with --trace FILE");
   const auto [tracedEntry, tracedGpus] = tracedPoint(scenario, args);
+  if (args.share.empty() != args.shareOut.empty())
+    throw InvalidArgument(args.share.empty() ? "--share-out" : "--share", "--share and --share-out go together");
+  if (!args.share.empty() && !args.sweepValues.empty()) throw InvalidArgument("--sweep-values", "not with --share");
+  const ScenarioSweep sweep(scenario, args.computeScale, args.range, engine);
   const auto start = std::chrono::steady_clock::now();
-  const ScalingResults results = simulateScenario(scenario, [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
+  const SweepProgress progress = [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > 1)
       std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
                    point.gpus, elapsed);
-  }, args.computeScale, args.range, jobs, engine);
+  };
+  std::vector<std::size_t> simulations;
+  const auto [shareIndex, shareCount] = args.share.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parseShare(args.share);
+  for (std::size_t s = shareIndex; s < sweep.simulations(); s += shareCount) simulations.push_back(s);
+  if (!args.share.empty()) {
+    const std::vector<std::vector<double>> values = simulateSweep(sweep, simulations, jobs);
+    writeOutput(args.shareOut, [&](std::ostream& out) { out << shareToJson(sweep.simulations(), simulations, values).dump() << "\n"; });
+    return 0;
+  }
+  const ScalingResults results = sweep.results(args.sweepValues.empty() ? simulateSweep(sweep, simulations, jobs, progress)
+                                                                        : valuesFromShares(args.sweepValues, sweep.simulations()));
   resultsToJson(results);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.json) {
@@ -212,6 +281,15 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   app.add_option("--engine", args->engine, kEngineHelp)->capture_default_str();
+  // What `mpirun -np K ddlsim SCENARIO` runs on each rank (sim/mpi_sweep_main.cpp); hidden from --help.
+  app.add_option("--share", args->share, "Simulate only every COUNT-th simulation of the sweep from INDEX (INDEX/COUNT)")
+      ->group("");
+  app.add_option("--share-out", args->shareOut, "Write the share's values to this file instead of results")
+      ->check(writableFile())
+      ->group("");
+  app.add_option("--sweep-values", args->sweepValues, "Take every simulation's values from these shares' files")
+      ->check(readableFile())
+      ->group("");
   app.add_flag("--range", args->range,
                "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "
                "the optimistic end of its documented range (ddlsim effects), and report the efficiency between them");

@@ -147,82 +147,118 @@ void describeEffects(const Scenario& scenario, RunDescription& run) {
 
 }  // namespace
 
-ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange,
-                                int jobs, SimulationEngine engine) {
-  if (effectRange && scenario.sourcedEffects.empty())
-    throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
-  ScalingResults results = emptyResults(scenario, "ddlsim");
-  const IterationPlan plan = scenario.iterationPlan(computeScale);
-  results.run = describeRun("ddlsim", "simulated");
-  results.run.engine = std::string(toString(engine));
-  results.run.computeScale = computeScale;
-  results.run.precision = plan.workload().gradientPrecision;
-  results.run.computePrecision = plan.workload().computePrecision;
-  results.run.fusion = fusionPolicyName(scenario.fusion.policy);
-  describeEffects(scenario, results.run);
-  const int baselineGpus = scenario.baselineGpus;
-  // The central effects, then with a range its pessimistic and its optimistic end.
-  std::vector<IterationEffects> effects{scenario.effects};
-  if (effectRange) effects = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
-
-  // Every simulation of the sweep, first listed, then run (in parallel, each in a fresh process), then
-  // gathered in the sweep's order. A baseline at baselineGpus is simulated once per configuration, also
-  // where $.gpus does not list it.
-  std::vector<Task> tasks;
-  std::map<std::string, PointTasks> baselines;  // by label
+// Every simulation of the sweep, listed when the sweep is made; the results, from their values. A baseline at
+// baselineGpus is simulated once per configuration, also where $.gpus does not list it.
+struct ScenarioSweep::Listing {
   struct Listed {
     PointTasks tasks;
     std::string baseline;  // its configuration's baseline label; empty: one GPU alone
   };
+  std::vector<Task> tasks;
+  std::map<std::string, PointTasks> baselines;  // by label
   std::vector<Listed> listed;
+};
+
+ScenarioSweep::ScenarioSweep(const Scenario& scenario, double computeScale, bool effectRange, SimulationEngine engine)
+    : scenario_(scenario), plan_(scenario.iterationPlan(computeScale)), computeScale_(computeScale),
+      effectRange_(effectRange), engine_(engine), listing_(std::make_unique<Listing>()) {
+  if (effectRange && scenario.sourcedEffects.empty())
+    throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
+  // The central effects, then with a range its pessimistic and its optimistic end.
+  effects_ = {scenario.effects};
+  if (effectRange) effects_ = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+  const int baselineGpus = scenario.baselineGpus;
+  Listing& listing = *listing_;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
     const ScenarioAlgorithm& choice = scenario.algorithms[a];
     std::string baseline;
     if (baselineGpus > 1) {
       baseline = scenario.labelFor(choice, baselineGpus);
-      if (!baselines.count(baseline)) baselines.emplace(baseline, addPointTasks(tasks, scenario, plan, choice, baselineGpus, effects, engine));
+      if (!listing.baselines.count(baseline))
+        listing.baselines.emplace(baseline, addPointTasks(listing.tasks, scenario, plan_, choice, baselineGpus, effects_, engine));
     }
     for (int gpus : scenario.gpuCounts) {
       if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
-      listed.push_back({gpus == baselineGpus && baselineGpus > 1 ? baselines.at(baseline)
-                                                                 : addPointTasks(tasks, scenario, plan, choice, gpus, effects, engine),
-                        baseline});
+      listing.listed.push_back({gpus == baselineGpus && baselineGpus > 1
+                                    ? listing.baselines.at(baseline)
+                                    : addPointTasks(listing.tasks, scenario, plan_, choice, gpus, effects_, engine),
+                                baseline});
     }
   }
+}
 
-  // Progress as each listed point's last simulation ends.
-  std::vector<std::vector<double>> values(tasks.size());
-  std::size_t reported = 0;
-  const auto done = [&](std::size_t task, const std::vector<double>& result) {
-    values[task] = result;
-    if (!progress) return;
-    for (const Listed& point : listed)
-      if (task >= point.tasks.first && task < point.tasks.first + point.tasks.count) {
-        bool complete = true;
-        for (std::size_t t = point.tasks.first; t < point.tasks.first + point.tasks.count; ++t) complete = complete && !values[t].empty();
-        if (complete) progress(reported++, listed.size(), assemblePoint(scenario, plan, point.tasks, values));
-      }
-  };
-  inFreshProcesses(tasks, jobs, done);
+ScenarioSweep::~ScenarioSweep() = default;
 
-  for (const Listed& entry : listed) {
-    ScalingPoint point = assemblePoint(scenario, plan, entry.tasks, values);
+std::size_t ScenarioSweep::simulations() const { return listing_->tasks.size(); }
+
+std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const { return listing_->tasks.at(simulation)(); }
+
+std::size_t ScenarioSweep::points() const { return listing_->listed.size(); }
+
+std::optional<ScalingPoint> ScenarioSweep::pointIfComplete(std::size_t simulation, const std::vector<std::vector<double>>& values) const {
+  for (const Listing::Listed& point : listing_->listed) {
+    if (simulation < point.tasks.first || simulation >= point.tasks.first + point.tasks.count) continue;
+    for (std::size_t t = point.tasks.first; t < point.tasks.first + point.tasks.count; ++t)
+      if (values.at(t).empty()) return std::nullopt;
+    return assemblePoint(scenario_, plan_, point.tasks, values);
+  }
+  return std::nullopt;
+}
+
+ScalingResults ScenarioSweep::results(const std::vector<std::vector<double>>& values) const {
+  if (values.size() != simulations()) throw SimulationError("a sweep's results lack some of its simulations");
+  ScalingResults results = emptyResults(scenario_, "ddlsim");
+  results.run = describeRun("ddlsim", "simulated");
+  results.run.engine = std::string(toString(engine_));
+  results.run.computeScale = computeScale_;
+  results.run.precision = plan_.workload().gradientPrecision;
+  results.run.computePrecision = plan_.workload().computePrecision;
+  results.run.fusion = fusionPolicyName(scenario_.fusion.policy);
+  describeEffects(scenario_, results.run);
+  const int baselineGpus = scenario_.baselineGpus;
+  for (const Listing::Listed& entry : listing_->listed) {
+    ScalingPoint point = assemblePoint(scenario_, plan_, entry.tasks, values);
     point.baselineGpus = baselineGpus;
     // One GPU alone at each end of the range: its compute and that end's per-iteration overhead.
     double baselineAt[3];
-    for (std::size_t end = 0; end < effects.size(); ++end) baselineAt[end] = plan.workload().computeSeconds() + effects[end].iterationOverheadSeconds;
+    for (std::size_t end = 0; end < effects_.size(); ++end)
+      baselineAt[end] = plan_.workload().computeSeconds() + effects_[end].iterationOverheadSeconds;
     if (!entry.baseline.empty()) {
-      const PointTasks& baseline = baselines.at(entry.baseline);
+      const PointTasks& baseline = listing_->baselines.at(entry.baseline);
       baselineAt[0] = values.at(baseline.first).at(0);
       point.baselineSeconds = baselineAt[0];
-      if (effectRange)
+      if (effectRange_)
         for (int end = 0; end < 2; ++end) baselineAt[1 + end] = endSeconds(baseline, values, end);
     }
-    if (effectRange)
+    if (effectRange_)
       point.efficiencyRange = {baselineAt[1] / endSeconds(entry.tasks, values, 0), baselineAt[2] / endSeconds(entry.tasks, values, 1)};
     results.points.push_back(point);
   }
   return results;
+}
+
+std::vector<std::vector<double>> simulateSweep(const ScenarioSweep& sweep, const std::vector<std::size_t>& simulations,
+                                               int jobs, const SweepProgress& progress) {
+  std::vector<std::function<std::vector<double>()>> tasks;
+  for (const std::size_t simulation : simulations) tasks.push_back([&sweep, simulation] { return sweep.simulate(simulation); });
+  std::vector<std::vector<double>> values(sweep.simulations());
+  std::size_t reported = 0;
+  inFreshProcesses(tasks, jobs, [&](std::size_t task, const std::vector<double>& result) {
+    const std::size_t simulation = simulations[task];
+    values[simulation] = result;
+    if (!progress) return;
+    if (const std::optional<ScalingPoint> point = sweep.pointIfComplete(simulation, values))
+      progress(reported++, sweep.points(), *point);
+  });
+  return values;
+}
+
+ScalingResults simulateScenario(const Scenario& scenario, const SweepProgress& progress, double computeScale, bool effectRange,
+                                int jobs, SimulationEngine engine) {
+  const ScenarioSweep sweep(scenario, computeScale, effectRange, engine);
+  std::vector<std::size_t> every(sweep.simulations());
+  for (std::size_t s = 0; s < every.size(); ++s) every[s] = s;
+  return sweep.results(simulateSweep(sweep, every, jobs, progress));
 }
 
 IterationTimeline traceScenarioPoint(const Scenario& scenario, std::size_t algorithm, int gpus, double computeScale,

@@ -2,6 +2,9 @@
 // Every point of a scenario (GPU count x algorithm) simulated on SimGrid.
 
 #include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "sim/engine_choice.hpp"
 #include "algorithms/training/iteration_timeline.hpp"
@@ -22,6 +25,45 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale = 1);
 // `jobs`, or fewer (at least 1) where that many simulations of `bytesPerSimulation` each would not fit
 // the memory this machine has available at once.
 int jobsThatFit(int jobs, double bytesPerSimulation);
+
+// A scenario's sweep as the simulations it takes (each point's iteration, the same without latency, each end
+// of a range; a baseline once per configuration), and its results from their values. The simulations are
+// independent and each gives the same values wherever it runs, in a fresh process: a sweep can be split
+// over processes and machines (`mpirun -np K ddlsim SCENARIO`, sim/mpi_sweep_main.cpp) and its values
+// brought together to give the same results, byte for byte, as one process would.
+class ScenarioSweep {
+ public:
+  // InvalidArgument naming --range if `effectRange` and the scenario gives no effect as sourced. The
+  // scenario must outlive the sweep.
+  ScenarioSweep(const Scenario& scenario, double computeScale, bool effectRange, SimulationEngine engine);
+  ~ScenarioSweep();
+  ScenarioSweep(const ScenarioSweep&) = delete;
+  ScenarioSweep& operator=(const ScenarioSweep&) = delete;
+
+  std::size_t simulations() const;
+  // Runs simulation `simulation` in this process (simulateSweep runs each in a fresh one).
+  std::vector<double> simulate(std::size_t simulation) const;
+  std::size_t points() const;
+  // The point simulation `simulation` belongs to, if all of that point's values are in (for progress).
+  std::optional<ScalingPoint> pointIfComplete(std::size_t simulation, const std::vector<std::vector<double>>& values) const;
+  // The sweep's results from every simulation's values, in simulation order.
+  ScalingResults results(const std::vector<std::vector<double>>& values) const;
+
+ private:
+  struct Listing;
+  const Scenario& scenario_;
+  IterationPlan plan_;
+  double computeScale_;
+  bool effectRange_;
+  SimulationEngine engine_;
+  std::vector<IterationEffects> effects_;
+  std::unique_ptr<Listing> listing_;
+};
+
+// The values of `simulations` (indices into the sweep), each in a fresh process, `jobs` at a time, at their
+// index of a vector of every simulation's (the others left empty); `progress` as each point completes.
+std::vector<std::vector<double>> simulateSweep(const ScenarioSweep& sweep, const std::vector<std::size_t>& simulations,
+                                               int jobs, const SweepProgress& progress = {});
 
 // Throws SimulationError if a point cannot be simulated to its end.
 // Compute times are multiplied by `computeScale`, to predict what `ddlrun train --compute-scale` measures.

@@ -1,0 +1,101 @@
+"""`mpirun -np K ddlsim SCENARIO` splits the sweep over the job's ranks and writes what one ddlsim writes.
+
+Each rank simulates every K-th simulation of the sweep (sim/mpi_sweep_main.cpp); rank 0 gathers the values
+over MPI and formats them. The output must be the same bytes as one process's, in every format and for
+every K, also where some ranks have nothing to simulate; bad input must exit 2 with one message and no
+output, as one ddlsim does.
+
+    mpi_sweep_test.py MPIRUN DDLSIM SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+MPIRUN, DDLSIM, SOURCE = sys.argv[1:4] if len(sys.argv) >= 4 else ("mpirun", "ddlsim", ".")
+MPIRUN_FLAGS = ["--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1"]
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+def mpirun(ranks, *arguments):
+    return run([MPIRUN, *MPIRUN_FLAGS, "-np", str(ranks), DDLSIM, *arguments])
+
+
+class MpiSweep(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="ddlscale-mpi-sweep-")
+        with open(os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), encoding="utf-8") as handle:
+            scenario = json.load(handle)
+        scenario["gpus"] = [1, 4, 8]  # with two algorithms: 10 simulations, seconds in all
+        scenario["algorithms"] = scenario["algorithms"][:2]
+        cls.scenario = os.path.join(cls.folder, "cut-down.json")
+        with open(cls.scenario, "w", encoding="utf-8") as handle:
+            json.dump(scenario, handle, indent=1)
+        scenario["gpus"] = [4]
+        scenario["algorithms"] = scenario["algorithms"][:1]
+        cls.one_point = os.path.join(cls.folder, "one-point.json")
+        with open(cls.one_point, "w", encoding="utf-8") as handle:
+            json.dump(scenario, handle, indent=1)
+        cls.alone = {}
+
+    @classmethod
+    def tearDownClass(cls):
+        subprocess.run(["rm", "-rf", cls.folder], check=False)
+
+    def one_process(self, scenario, *options):
+        key = (scenario, options)
+        if key not in self.alone:
+            result = run([DDLSIM, scenario, *options])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.alone[key] = result.stdout
+        return self.alone[key]
+
+    def test_every_split_writes_the_bytes_one_process_writes(self):
+        for ranks, options in ((2, ("--json", "-j", "1")), (3, ("--json", "-j", "1")), (4, ("-j", "1")), (3, ("--csv", "-j", "1"))):
+            with self.subTest(ranks=ranks, options=options):
+                split = mpirun(ranks, self.scenario, *options)
+                self.assertEqual(split.returncode, 0, split.stderr)
+                self.assertEqual(split.stdout, self.one_process(self.scenario, *options))
+
+    def test_ranks_with_nothing_to_simulate_take_part(self):
+        # One point: two simulations (the iteration, and without latency) over five ranks.
+        split = mpirun(5, self.one_point, "--json", "-j", "1")
+        self.assertEqual(split.returncode, 0, split.stderr)
+        self.assertEqual(split.stdout, self.one_process(self.one_point, "--json", "-j", "1"))
+
+    def test_out_writes_the_same_file(self):
+        out = os.path.join(self.folder, "split.json")
+        split = mpirun(2, self.scenario, "--json", "-j", "1", "--out", out)
+        self.assertEqual(split.returncode, 0, split.stderr)
+        self.assertEqual(split.stdout, "")
+        with open(out, encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), self.one_process(self.scenario, "--json", "-j", "1"))
+
+    def test_bad_input_exits_2_with_one_message_and_no_output(self):
+        bad = os.path.join(self.folder, "bad.json")
+        with open(self.scenario, encoding="utf-8") as handle:
+            scenario = json.load(handle)
+        scenario["gpus"] = [4, "eight"]
+        with open(bad, "w", encoding="utf-8") as handle:
+            json.dump(scenario, handle)
+        out = os.path.join(self.folder, "never.json")
+        split = mpirun(3, bad, "--json", "--out", out)
+        self.assertEqual(split.returncode, 2, split.stdout + split.stderr)
+        self.assertEqual(split.stderr.count("$.gpus[1]"), 1, split.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_subcommand_is_refused_rather_than_run_on_every_rank(self):
+        split = mpirun(2, "algorithms", "--names")
+        self.assertEqual(split.returncode, 2, split.stdout + split.stderr)
+        self.assertIn("only a scenario's sweep splits over the ranks of an MPI job", split.stderr)
+        self.assertEqual(split.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1] + sys.argv[4:])
