@@ -1,7 +1,13 @@
 #include "runtime/library/communicator.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <optional>
 #include <cstring>
+#include <exception>
 #include <set>
 #include <sstream>
 
@@ -81,7 +87,40 @@ void Communicator::setTimeout(double seconds) {
   })->wait();
 }
 
+void Communicator::agreeOnChoice(CollectiveKind kind, const std::function<CollectiveChoice()>& make) {
+  // Every rank must run the same program of every call: a rank that refused (a file missing on its node)
+  // or chose otherwise (another file under the same name) would leave the others waiting in a collective
+  // it never enters, or match their messages to another call's. So every rank accepts, or none does.
+  std::optional<CollectiveChoice> made;
+  std::exception_ptr refusal;
+  try {
+    made = make();
+  } catch (const InvalidArgument&) {
+    refusal = std::current_exception();
+  }
+  std::uint64_t fingerprint = 0;
+  if (made) {
+    const std::string what = made->schedule ? "schedule " + made->schedule->description() + " of " +
+                                                  std::to_string(made->schedule->spec().elements)
+                             : made->tuning ? "tuning " + made->tuning->topology + " " + std::to_string(made->tuning->sizes.size()) +
+                                                  " " + made->tuning->choose(0).label() + " " + made->tuning->choose(1e12).label()
+                                            : made->fixed.label();
+    fingerprint = std::hash<std::string>{}(what) | 1;  // never 0, which stands for a refusal
+  }
+  std::uint64_t lowest = fingerprint, highest = fingerprint;
+  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_UINT64_T, MPI_MIN, communicator_);
+  MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_UINT64_T, MPI_MAX, communicator_);
+  if (refusal) std::rethrow_exception(refusal);
+  if (lowest == 0) throw InvalidArgument("comm", "another rank refused this choice, so none of them takes it");
+  if (lowest != highest) throw InvalidArgument("comm", "the ranks chose differently (each rank must give the same choice)");
+  choices_[kind] = *made;
+}
+
 void Communicator::setAlgorithm(CollectiveKind kind, const std::string& name, const std::string& options) {
+  agreeOnChoice(kind, [&] { return algorithmChoice(kind, name, options); });
+}
+
+CollectiveChoice Communicator::algorithmChoice(CollectiveKind kind, const std::string& name, const std::string& options) const {
   const AlgorithmDefinition& algorithm = findAlgorithm(kind, name);
   AlgorithmOptions parsed;
   std::set<std::string> given;
@@ -102,24 +141,28 @@ void Communicator::setAlgorithm(CollectiveKind kind, const std::string& name, co
     declaration->set(parsed, parseOptionText(*declaration, word.substr(equals + 1)));
   }
   checkOptions(algorithm, size_, parsed);
-  choices_[kind] = {AlgorithmChoice{&algorithm, parsed}, nullptr, nullptr};
+  return {AlgorithmChoice{&algorithm, parsed}, nullptr, nullptr};
 }
 
 void Communicator::setTuning(CollectiveKind kind, const std::string& path) {
+  agreeOnChoice(kind, [&]() -> CollectiveChoice {
   auto table = std::make_shared<const TuningTable>(loadTuningTable(path));
   if (const std::string mismatch = tuningMismatch(*table, kind, size_, ""); !mismatch.empty())
     throw InvalidArgument("path", path + " " + mismatch);
-  choices_[kind] = {choices_[kind].fixed, table, nullptr};
+  return {choices_.at(kind).fixed, table, nullptr};
+  });
 }
 
 void Communicator::setSchedule(CollectiveKind kind, const std::string& path) {
+  agreeOnChoice(kind, [&]() -> CollectiveChoice {
   auto schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(path, "path"));
   if (schedule->spec().kind != kind)
     throw InvalidArgument("path", path + " is a schedule of another collective, not " + collectiveName(kind));
   if (schedule->ranks() != size_)
     throw InvalidArgument("path", path + " is a schedule for " + std::to_string(schedule->ranks()) + " ranks, not " +
                                       std::to_string(size_));
-  choices_[kind] = {choices_[kind].fixed, nullptr, schedule};
+  return {choices_.at(kind).fixed, nullptr, schedule};
+  });
 }
 
 std::string Communicator::describe(CollectiveKind kind, double bytes) const {
@@ -140,7 +183,9 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
                                          " of " + std::to_string(elementBytes));
   }
   const AlgorithmChoice chosen = choice.tuning ? choice.tuning->choose(spec.bytes()) : choice.fixed;
-  const std::string label = choice.schedule ? "schedule " + choice.schedule->description() : chosen.label();
+  // A schedule file is keyed by its loaded copy, not its description: another file may describe itself alike.
+  const std::string label = choice.schedule ? "schedule at " + std::to_string(reinterpret_cast<std::uintptr_t>(choice.schedule.get()))
+                                            : chosen.label();
   const auto key = std::make_tuple(kind, count, elementBytes, label);
   if (auto found = programs_.find(key); found != programs_.end()) return found->second;
   auto program = std::make_shared<const Program>(choice.schedule ? choice.schedule->program(rank_)
@@ -185,6 +230,9 @@ std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count
     throw InvalidArgument("root", std::to_string(root) + " is not a rank of " + std::to_string(size_));
   if (count > 0 && !buffer) throw InvalidArgument("buffer", "a null buffer");
   if (count == 0 || size_ == 1) return issue([] {});
+  // Checked here, alike on every rank: one MPI message carries each block.
+  if (static_cast<double>(blockOf({0, count}, size_, 0).count) * static_cast<double>(sizeOf(type)) > INT_MAX)
+    throw InvalidArgument("count", "a broadcast's blocks (count / ranks) must stay below 2 GiB each");
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, count, type);
   return issue([this, program, buffer, count, type, root] {
     scatterBlocks(static_cast<char*>(buffer), count, type, root);
@@ -193,7 +241,19 @@ std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count
 }
 
 std::shared_ptr<Completion> Communicator::barrier() {
-  return issue([this] { MPI_Barrier(communicator_); });
+  return issue([this] {
+    // Polled, so that a rank that never arrives ends the job at the timeout instead of hanging it.
+    MPI_Request request;
+    MPI_Ibarrier(communicator_, &request);
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    for (int done = 0;;) {
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      if (done) return;
+      if (std::chrono::steady_clock::now() > deadline)
+        transport_->abortJob("ddl_barrier: some rank did not arrive within " + std::to_string(timeout_.count() / 1000) + " s");
+      sched_yield();
+    }
+  });
 }
 
 void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Rank root) {
@@ -211,13 +271,15 @@ void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Ra
     pending.insert(transport_->postReceive(root, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
                                            static_cast<std::size_t>(block.count) * elementBytes));
   }
-  while (!pending.empty()) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout_;
-    const std::vector<RequestId> done = transport_->waitSome(deadline);
-    if (done.empty())
-      transport_->abortJob("the scatter of a broadcast from rank " + std::to_string(root) + " saw nothing arrive for " +
-                           std::to_string(timeout_.count() / 1000) + " s");
-    for (const RequestId id : done) pending.erase(id);
+  // A peer silent past the timeout ends the job (the transport throws at the deadline): the receive posted
+  // into the caller's buffer must never outlive this call.
+  try {
+    while (!pending.empty()) {
+      const std::vector<RequestId> done = transport_->waitSome(std::chrono::steady_clock::now() + timeout_);
+      for (const RequestId id : done) pending.erase(id);
+    }
+  } catch (const std::exception& error) {
+    transport_->abortJob("the scatter of a broadcast from rank " + std::to_string(root) + ": " + error.what());
   }
 }
 

@@ -61,7 +61,8 @@ class Communicator {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
-  // InvalidArgument naming the argument for anything out of range.
+  // InvalidArgument naming the argument for anything out of range. The three choices are collective: every
+  // rank takes the choice, or (where one refused, or they differ) every rank refuses it.
   void setTimeout(double seconds);
   void setAlgorithm(CollectiveKind kind, const std::string& name, const std::string& options);
   void setTuning(CollectiveKind kind, const std::string& path);
@@ -78,6 +79,8 @@ class Communicator {
  private:
   // This rank's program of the `kind` collective of `count` elements of `type`, as chosen now: built once
   // per shape and choice, and kept (building a ring's program costs more than a small allreduce).
+  void agreeOnChoice(CollectiveKind kind, const std::function<CollectiveChoice()>& make);
+  CollectiveChoice algorithmChoice(CollectiveKind kind, const std::string& name, const std::string& options) const;
   std::shared_ptr<const Program> programFor(CollectiveKind kind, Elements count, DataType type);
   // Runs `work` after everything issued before it: on the worker, or here.
   std::shared_ptr<Completion> issue(std::function<void()> work);

@@ -49,6 +49,7 @@ bool toDataType(ddl_datatype type, ddl::DataType& out) {
     case DDL_FLOAT64: out = ddl::DataType::Float64; return true;
     case DDL_FLOAT16: out = ddl::DataType::Float16; return true;
     case DDL_BFLOAT16: out = ddl::DataType::BFloat16; return true;
+    case DDL_DATATYPE_MIN_ENUM:
     case DDL_DATATYPE_MAX_ENUM: return false;
   }
   return false;
@@ -58,6 +59,7 @@ bool toKind(ddl_collective collective, ddl::CollectiveKind& out) {
   switch (collective) {
     case DDL_ALLREDUCE: out = ddl::CollectiveKind::Allreduce; return true;
     case DDL_ALLGATHER: out = ddl::CollectiveKind::AllGather; return true;
+    case DDL_COLLECTIVE_MIN_ENUM:
     case DDL_COLLECTIVE_MAX_ENUM: return false;
   }
   return false;

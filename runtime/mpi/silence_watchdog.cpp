@@ -210,7 +210,8 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     std::lock_guard lock(mutex_);
     // The next look at the collective after another timeout; any other wait keeps its own deadline.
-    if (waitingIn_ && patience_ == Patience::WhileEveryRankWaitsToo) waitingSince_ = Clock::now();
+    if (waitingIn_ && patience_ == Patience::WhileEveryRankWaitsToo && std::strcmp(waitingIn_, library->wait) == 0)
+      waitingSince_ = Clock::now();
     return;
   }
   // The job ends: this frame never returns, so `mine` outlives the sends.

@@ -219,6 +219,25 @@ void expectRefused(ddl_result result, const std::string& field) {
   EXPECT_NE(std::string(ddl_last_error()).find(field), std::string::npos) << "'" << ddl_last_error() << "' names no " << field;
 }
 
+TEST_F(LibraryApi, AChoiceOneRankRefusesIsRefusedByEveryRank) {
+  if (size_ < 2) GTEST_SKIP() << "needs two ranks";
+  // Rank 0 names a table that is not there; the others a good one: none of them may take it.
+  const std::string good = std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/tuning/minsky-p100-ib-edr-allreduce-" +
+                           std::to_string(size_) + ".json";
+  const std::string path = rank_ == 0 ? "/nonexistent/table.json" : good;
+  EXPECT_EQ(ddl_comm_set_tuning(comm_, DDL_ALLREDUCE, path.c_str()), DDL_INVALID_ARGUMENT);
+  // Ranks naming different algorithms are refused too, and keep the choice before.
+  EXPECT_EQ(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, rank_ == 0 ? "ring" : "recursive-doubling", nullptr),
+            DDL_INVALID_ARGUMENT);
+  if (rank_ != 0) {
+    EXPECT_NE(std::string(ddl_last_error()).find("differently"), std::string::npos) << ddl_last_error();
+  }
+  char text[64];
+  ASSERT_EQ(ddl_comm_describe(comm_, DDL_ALLREDUCE, 4096, text, sizeof text), DDL_SUCCESS);
+  EXPECT_STREQ(text, "ring");
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 5000, rank_, size_, true), 0);
+}
+
 TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   std::vector<float> buffer(16, 1.0f);
   expectRefused(ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, "rign", nullptr), "algorithm");
@@ -235,6 +254,7 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   expectRefused(ddl_comm_set_timeout(comm_, 0.5), "seconds");
   expectRefused(ddl_allreduce(comm_, nullptr, buffer.data(), buffer.size(), DDL_FLOAT32), "send");
   expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(9)), "type");
+  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(-1)), "type");
   expectRefused(ddl_allreduce(nullptr, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32), "comm");
   expectRefused(ddl_broadcast(comm_, buffer.data(), buffer.size(), DDL_FLOAT32, size_), "root");
   expectRefused(ddl_iallreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, nullptr), "request");
@@ -265,6 +285,10 @@ int main(int argc, char** argv) {
   const bool single = argc > 1 && std::strcmp(argv[argc - 1], "--thread-single") == 0;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
+  if (!single && provided != MPI_THREAD_MULTIPLE) {
+    std::fprintf(stderr, "library_api_tests: MPI gives no MPI_THREAD_MULTIPLE: the threaded path cannot be tested\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   ::testing::InitGoogleTest(&argc, argv);
   if (worldRank() != 0)
     delete ::testing::UnitTest::GetInstance()->listeners().Release(::testing::UnitTest::GetInstance()->listeners().default_result_printer());

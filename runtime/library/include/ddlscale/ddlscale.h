@@ -17,12 +17,13 @@
  * (`pkg-config --cflags --libs ddlscale`).
  *
  * Every call returns a ddl_result. On anything but DDL_SUCCESS, ddl_last_error() says what was wrong, in
- * this thread, naming the argument ("algorithm: unknown 'rign' (known: ring, ...)"); nothing was run and
- * no rank's buffer was touched. A peer that stops answering for longer than the timeout (ddl_comm_set_timeout,
+ * this thread, naming the argument ("algorithm: unknown 'rign' (known: ring, ...)"). A DDL_INVALID_ARGUMENT
+ * is found before anything runs: this rank ran nothing and touched no buffer. (Bad arguments that differ
+ * between ranks, a count one rank gives and another does not, are the caller's error, as in MPI.) A peer that stops answering for longer than the timeout (ddl_comm_set_timeout,
  * 30 s by default) ends the whole MPI job through MPI_Abort, with a message naming the wait, as ddlrun
  * does: the other ranks cannot be left waiting in a collective that will never complete.
  *
- * Threads: calls on one communicator may come from any thread, one at a time, and every rank must issue the
+ * Threads: calls on one communicator may come from any thread MPI allows to call it, one at a time, and every rank must issue the
  * communicator's collectives in the same order, as in MPI. Where MPI was initialised with
  * MPI_THREAD_MULTIPLE, each communicator runs its collectives on a thread of its own, in the order they
  * were issued, so that the caller can compute while one is in flight (ddl_iallreduce, then ddl_wait).
@@ -56,20 +57,27 @@ typedef enum {
   DDL_INVALID_ARGUMENT = 1, /* a bad argument: an unknown algorithm, options it does not take, a null buffer */
   DDL_UNSUPPORTED = 2,      /* valid, but not on this build or this communicator (device memory without CUDA) */
   DDL_INTERNAL_ERROR = 3,   /* a failure inside the library (an allocation); the message says which */
+  DDL_RESULT_MIN_ENUM = -0x7fffffff - 1,
   DDL_RESULT_MAX_ENUM = 0x7fffffff
 } ddl_result;
 
-/* Each enum spans every int (its _MAX_ENUM), so that any value a C caller passes is one the library can
+/* Each enum spans every int (its _MIN_ENUM and _MAX_ENUM), so that any value a C caller passes is one the library can
  * read and refuse, as Vulkan's enums do. */
 typedef enum {
   DDL_FLOAT32 = 0,
   DDL_FLOAT64 = 1,
   DDL_FLOAT16 = 2,
   DDL_BFLOAT16 = 3,
+  DDL_DATATYPE_MIN_ENUM = -0x7fffffff - 1,
   DDL_DATATYPE_MAX_ENUM = 0x7fffffff
 } ddl_datatype;
 
-typedef enum { DDL_ALLREDUCE = 0, DDL_ALLGATHER = 1, DDL_COLLECTIVE_MAX_ENUM = 0x7fffffff } ddl_collective;
+typedef enum {
+  DDL_ALLREDUCE = 0,
+  DDL_ALLGATHER = 1,
+  DDL_COLLECTIVE_MIN_ENUM = -0x7fffffff - 1,
+  DDL_COLLECTIVE_MAX_ENUM = 0x7fffffff
+} ddl_collective;
 
 typedef struct ddl_comm_s* ddl_comm;
 typedef struct ddl_request_s* ddl_request;
@@ -95,7 +103,9 @@ DDL_API ddl_result ddl_comm_size(ddl_comm comm, int* size);
 DDL_API ddl_result ddl_comm_set_timeout(ddl_comm comm, double seconds);
 
 /* ---- Choosing the algorithm ---------------------------------------------------------------------------
- * Each applies to the collectives issued after it, and every rank must choose the same. */
+ * Each applies to the collectives issued after it. Each is collective: every rank calls it with the same
+ * choice, and every rank takes it or none does (where one rank refuses, a file missing on its machine say,
+ * or the ranks' choices differ, all return DDL_INVALID_ARGUMENT and keep their previous choice). */
 
 /* By name, as `ddlrun bench --algorithm NAME` and `ddlsim algorithms` know them ("ring", "ddl",
  * "halving-doubling", "hierarchical", ...), with its options as space-separated name=value pairs, the
@@ -109,7 +119,8 @@ DDL_API ddl_result ddl_comm_set_algorithm(ddl_comm comm, ddl_collective collecti
 DDL_API ddl_result ddl_comm_set_tuning(ddl_comm comm, ddl_collective collective, const char* path);
 
 /* A schedule file (`ddlsim schedule --json`), verified before it is accepted: it runs the calls whose
- * element count and element size are the schedule's; others fail with DDL_INVALID_ARGUMENT. */
+ * element count and element size are the schedule's (for DDL_ALLGATHER, the schedule's count is the whole
+ * gathered buffer: size x ddl_allgather's count); others fail with DDL_INVALID_ARGUMENT. */
 DDL_API ddl_result ddl_comm_set_schedule(ddl_comm comm, ddl_collective collective, const char* path);
 
 /* What runs a collective of `bytes` bytes now ("ddl 4x16x4", "ring"), in `text` of `capacity` bytes,
@@ -139,7 +150,8 @@ DDL_API ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_
 DDL_API ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root,
                                   ddl_request* request);
 
-/* Returns once every rank has called it, after this rank's earlier collectives on `comm` completed. */
+/* Returns once every rank has called it, after this rank's earlier collectives on `comm` completed; a rank
+ * that does not arrive within the timeout ends the job. */
 DDL_API ddl_result ddl_barrier(ddl_comm comm);
 
 /* ---- Requests ------------------------------------------------------------------------------------------ */
