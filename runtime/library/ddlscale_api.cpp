@@ -114,6 +114,22 @@ ddl_result issued(const char* function, ddl_request* request, bool requestRequir
   return finishOrHandOver(std::move(completion), request);
 }
 
+// Each collective's checks and issue, shared by its synchronous call and the one with a request.
+std::shared_ptr<ddl::Completion> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+  ddl::Communicator& communicator = checkedComm(comm);
+  return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
+}
+
+std::shared_ptr<ddl::Completion> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+  ddl::Communicator& communicator = checkedComm(comm);
+  return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
+}
+
+std::shared_ptr<ddl::Completion> issueBroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
+  ddl::Communicator& communicator = checkedComm(comm);
+  return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
+}
+
 }  // namespace
 
 extern "C" {
@@ -187,45 +203,27 @@ ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, size_t by
 }
 
 ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {
-  return issued("ddl_iallreduce", request, true, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
-  });
+  return issued("ddl_iallreduce", request, true, [&] { return issueAllreduce(comm, send, recv, count, type); });
 }
 
 ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
-  return issued("ddl_allreduce", nullptr, false, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
-  });
+  return issued("ddl_allreduce", nullptr, false, [&] { return issueAllreduce(comm, send, recv, count, type); });
 }
 
 ddl_result ddl_iallgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {
-  return issued("ddl_iallgather", request, true, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
-  });
+  return issued("ddl_iallgather", request, true, [&] { return issueAllGather(comm, send, recv, count, type); });
 }
 
 ddl_result ddl_allgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
-  return issued("ddl_allgather", nullptr, false, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
-  });
+  return issued("ddl_allgather", nullptr, false, [&] { return issueAllGather(comm, send, recv, count, type); });
 }
 
 ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root, ddl_request* request) {
-  return issued("ddl_ibroadcast", request, true, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
-  });
+  return issued("ddl_ibroadcast", request, true, [&] { return issueBroadcast(comm, buffer, count, type, root); });
 }
 
 ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
-  return issued("ddl_broadcast", nullptr, false, [&] {
-    ddl::Communicator& communicator = checkedComm(comm);
-    return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
-  });
+  return issued("ddl_broadcast", nullptr, false, [&] { return issueBroadcast(comm, buffer, count, type, root); });
 }
 
 ddl_result ddl_barrier(ddl_comm comm) {
