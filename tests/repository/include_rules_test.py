@@ -46,6 +46,7 @@ RUNTIME_LAYERS = [
     {"runtime/bench"},
     {"runtime/train"},
     {"runtime/library"},
+    {"runtime/pytorch"},
 ]
 
 # Headers of libraries: what a standard-library-only module must not include.

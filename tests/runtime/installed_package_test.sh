@@ -2,7 +2,7 @@
 # libddlscale as a framework meets it: installed by `cmake --install` into a prefix of its own, the example
 # program (runtime/library/example) is built against the installed package twice, with CMake's
 # find_package(ddlscale) and with pkg-config, and each build runs under mpirun and must leave every rank
-# with exact results.
+# with exact results; where the PyTorch backend was built, its installed package trains DDP as gloo does.
 #
 #   installed_package_test.sh BUILD_DIR SOURCE_DIR MPIRUN [MPIRUN FLAGS...]
 set -euo pipefail
@@ -35,3 +35,10 @@ export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cc -o "$work/pkg-config-example" "$source/runtime/library/example/allreduce_example.c" \
   $(pkg-config --cflags --libs ddlscale) -Wl,-rpath,"$libdir"
 "${mpirun[@]}" -np 2 "$work/pkg-config-example" < /dev/null
+
+# The PyTorch backend, where it was built: the installed package, found by python3 under the prefix alone,
+# trains DDP to gloo's parameters.
+if [ -d "$prefix/lib/python3/dist-packages/ddlscale_torch" ]; then
+  "${mpirun[@]}" -np 2 -x PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 \
+    "$source/tests/pytorch/ddp_matches_gloo.py" < /dev/null > "$work/ddp.log"
+fi

@@ -102,7 +102,8 @@ def python_imports(text):
     modules = set()
     for match in re.finditer(r"^[ \t]*(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+([\w.]+)\s+import)", text, re.M):
         names = match.group(1) or match.group(2)
-        modules.update(name.strip().split(".")[0] for name in names.split(","))
+        # `from . import x` is the package's own module: no top-level name to look for.
+        modules.update(name.strip().split(".")[0] for name in names.split(",") if not name.strip().startswith("."))
     return modules
 
 
@@ -339,6 +340,7 @@ class EveryProgramIsInstalledTest(unittest.TestCase):
 
     def test_every_python_module_outside_the_standard_library_is_listed(self):
         local = {os.path.splitext(os.path.basename(name))[0] for name, _ in self.scripts}
+        local |= {os.path.basename(os.path.dirname(name)) for name, _ in self.scripts if name.endswith("/__init__.py")}
         unlisted = [f"{module}, imported by {self.where(self.imports, module)}" for module in sorted(self.imports)
                     if module not in sys.stdlib_module_names and module not in local and module not in self.modules]
         self.assertEqual(unlisted, [], "add these to the python-modules table of scripts/install-dependencies")

@@ -1,0 +1,72 @@
+#pragma once
+// torch.distributed's process group over libddlscale: what DistributedDataParallel calls in PyTorch 1.13
+// (allreduce of each gradient bucket, broadcast of the module's state, all-gather of the parameters' shapes,
+// barrier), run by ddlscale's schedules on host memory over MPI, with the algorithm chosen per call by name
+// or by a tuning table, as ddlrun and ddlsim choose it.
+//
+// Every collective is issued in the caller's thread, in order, and completes on the group's completion
+// thread (RequestCompleter): DDP's reducer waits on the work's future while backward goes on. Arguments
+// torch may give but the backend cannot honour (a CUDA tensor, MAX, a list of several tensors) are refused
+// with a c10::Error, which Python sees as a RuntimeError, before anything runs.
+
+#include <ddlscale/ddlscale.h>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/pytorch/request_completer.hpp"
+
+namespace ddl::torch_backend {
+
+class ProcessGroupDdlscale final : public c10d::ProcessGroup {
+ public:
+  // This process as `rank` of `size`, over the MPI job's ranks `worldRanks` (every rank, in order, when empty),
+  // which must be torch's global ranks too: launched by mpirun. Collective over those ranks.
+  ProcessGroupDdlscale(int rank, int size, const std::vector<int>& worldRanks, std::chrono::milliseconds timeout);
+  ~ProcessGroupDdlscale() override;
+
+  const std::string getBackendName() const override { return "ddlscale"; }
+
+  c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors,
+                                           const c10d::AllreduceOptions& options = c10d::AllreduceOptions()) override;
+  c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors,
+                                           const c10d::BroadcastOptions& options = c10d::BroadcastOptions()) override;
+  c10::intrusive_ptr<c10d::Work> allgather(std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
+                                           const c10d::AllgatherOptions& options = c10d::AllgatherOptions()) override;
+  c10::intrusive_ptr<c10d::Work> _allgather_base(at::Tensor& output, at::Tensor& input,
+                                                 const c10d::AllgatherOptions& options = c10d::AllgatherOptions()) override;
+  c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options = c10d::BarrierOptions()) override;
+
+  // Collective, as ddl_comm_set_algorithm and ddl_comm_set_tuning: the choice for the `collective`
+  // ("allreduce" or "allgather") calls issued after it. A refusal raises, and every rank keeps its choice.
+  void setAlgorithm(const std::string& collective, const std::string& name, const std::string& options);
+  void setTuning(const std::string& collective, const std::string& path);
+  // What runs a `collective` of `bytes` bytes now: "ddl 2x2", "ring".
+  std::string describe(const std::string& collective, std::size_t bytes);
+
+  // Collective: completes what is in flight and frees the communicator; any later call raises. The
+  // destructor does it too; at exit, `shutdownAll` does it for every group still alive, before MPI ends.
+  void shutdown();
+  static void shutdownAll();
+
+ private:
+  // Issues one collective under the issue lock (so that requests queue in the order libddlscale runs them)
+  // and hands its request to the completer; `issue` returns libddlscale's result and sets the request.
+  // `buffers` are what it reads and writes, kept alive until it completes; `then` runs after it succeeded.
+  template <class Issue>
+  c10::intrusive_ptr<c10d::Work> issued(c10d::OpType type, std::vector<at::Tensor> outputs, std::vector<at::Tensor> buffers,
+                                        Issue&& issue, std::function<void()> then = {});
+  ddl_comm communicator() const;
+
+  std::uint64_t creation_ = 0;  // the how-manieth group of this process
+  mutable std::mutex issueMutex_;
+  ddl_comm comm_ = nullptr;
+  RequestCompleter completer_;
+};
+
+}  // namespace ddl::torch_backend
