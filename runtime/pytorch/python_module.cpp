@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/build_info.hpp"
 #include "runtime/pytorch/mpi_bootstrap.hpp"
 #include "runtime/pytorch/process_group_ddlscale.hpp"
 
@@ -52,6 +53,9 @@ PYBIND11_MODULE(_C, module) {
     }
     return py::make_tuple(address.host, address.port);
   }, py::arg("port"), "Collective: rank 0's store port in, (address to reach it by, port) out.");
+  module.def("build_info", [] {
+    return py::make_tuple(std::string(ddl::ddlscaleVersion()), std::string(ddl::ddlscaleCommit()));
+  }, "(version, commit) of the ddlscale this was built from, as every results file records them.");
   module.def("interface_addresses", &ddl::torch_backend::interfaceAddresses);
   module.def("address_to_reach", &ddl::torch_backend::addressToReach, py::arg("root_addresses"), py::arg("own_addresses"));
   module.def("finalise", [] {

@@ -1,0 +1,289 @@
+"""DistributedDataParallel training of a torchvision model on generated images, timed as `ddlrun train` times its
+emulated training, and written in the same results schema, so that ddlcompare sets it beside ddlsim's prediction.
+
+    mpirun -np 4 python3 -m ddlscale_torch.train --model resnet18 --image-size 32 --batch 16 -n 20 --json out.json
+    mpirun -np 4 -x DDLSCALE_ALGORITHM="ddl dims=2x2" python3 -m ddlscale_torch.train ...
+    mpirun -np 4 python3 -m ddlscale_torch.train --backend gloo ...       (PyTorch's own, for comparison)
+
+Nothing is downloaded: the model starts from seed 0 and every rank trains on batches of its own, generated from
+its rank. Each rank runs torch on `--threads` host threads (1 by default, so that ranks sharing a machine's
+cores do not oversubscribe them). The job measures, in this order, with every phase's iterations after
+`--warmup` untimed ones:
+
+1. **baseline**: rank 0 alone, the others blocked on the store (not spinning), trains the model alone without
+   DDP: one GPU's iteration, the baseline of the scaling efficiency (weak scaling, as ddlsim's default);
+2. **compute alone**: every rank at once trains its own copy without DDP: forward, backward and the optimiser
+   step, beside the other ranks' compute but no communication (per rank: `measured_effects.compute_alone_s`);
+3. **training**: DDP over the backend, each gradient bucket's allreduce timed by a communication hook from the
+   moment DDP hands the bucket over to the moment its future completes.
+
+The point's `iteration_s` is the median over iterations of the slowest rank's, `compute_s` the mean over ranks
+of compute alone, `exposed_comm_s` their difference, each collective the mean over iterations of the slowest
+rank's time for that bucket, and `measured_effects` what the hook saw per rank: compute beside the allreduces
+(from the iteration's start to the last bucket's hand-over), its overlap with them, and the hook's own time to
+issue each allreduce (`allreduce_overhead_s`).
+"""
+import argparse
+import copy
+import datetime
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torchvision
+
+from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C
+
+DATA_BATCHES = 4  # distinct generated batches per rank, used in turn
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(prog="python3 -m ddlscale_torch.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="resnet18", help="a torchvision.models builder (resnet18, resnet50, ...)")
+    parser.add_argument("--image-size", type=int, default=32, help="side of the square RGB images (default 32)")
+    parser.add_argument("--batch", type=int, default=16, help="images per rank per iteration (default 16)")
+    parser.add_argument("-n", "--iterations", type=int, default=10, help="timed iterations per phase (default 10)")
+    parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed iterations before each phase (default 2)")
+    parser.add_argument("--backend", default="ddlscale", help="ddlscale (default) or gloo")
+    parser.add_argument("--bucket-cap-mb", type=float, default=25, help="DDP's bucket size (default 25, DDP's own)")
+    parser.add_argument("--threads", type=int, default=1, help="torch's host threads per rank (default 1)")
+    parser.add_argument("--configuration", default=None, help="the point's configuration (default: 'N ranks')")
+    parser.add_argument("--scenario", default=None, help="the results' scenario name (default: pytorch-MODEL)")
+    parser.add_argument("--timeout-s", type=float, default=300, help="the process group's timeout (default 300)")
+    parser.add_argument("--json", dest="json_path", default=None, help="write the results schema here (rank 0)")
+    arguments = parser.parse_args(argv)
+    for name in ("image_size", "batch", "iterations", "threads"):
+        if getattr(arguments, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if arguments.warmup < 0 or not arguments.bucket_cap_mb > 0 or not arguments.timeout_s >= 1:
+        parser.error("--warmup must be >= 0, --bucket-cap-mb > 0 and --timeout-s >= 1")
+    if not hasattr(torchvision.models, arguments.model) or arguments.model.startswith("_"):
+        parser.error(f"--model: torchvision has no model '{arguments.model}'")
+    if arguments.backend not in ("ddlscale", "gloo"):
+        parser.error(f"--backend: '{arguments.backend}' is neither ddlscale nor gloo")
+    return arguments
+
+
+def batches(arguments, rank):
+    generator = torch.Generator().manual_seed(1000 + rank)
+    shape = (arguments.batch, 3, arguments.image_size, arguments.image_size)
+    return [(torch.randn(shape, generator=generator), torch.randint(0, 1000, (arguments.batch,), generator=generator))
+            for _ in range(DATA_BATCHES)]
+
+
+def step(model, optimiser, batch):
+    images, labels = batch
+    optimiser.zero_grad(set_to_none=True)
+    nn.functional.cross_entropy(model(images), labels).backward()
+    optimiser.step()
+
+
+def timed_steps(model, arguments, data, before_each=None):
+    """Seconds of each timed iteration of `model`, after the warm-up ones."""
+    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    seconds = []
+    for i in range(arguments.warmup + arguments.iterations):
+        if before_each:
+            before_each()
+        start = time.perf_counter()
+        step(model, optimiser, data[i % len(data)])
+        if i >= arguments.warmup:
+            seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+class BucketTimer:
+    """DDP's communication hook: the default allreduce (sum, divided by the ranks, as DDP's own), timed."""
+
+    def __init__(self, group):
+        self.group = group
+        self.iteration_start = 0.0
+        self.events = []  # this iteration's buckets: [bytes, handed over, issued, completed]
+
+    def start_iteration(self):
+        self.iteration_start = time.perf_counter()
+        self.events = []
+
+    def hook(self, _state, bucket):
+        handed = time.perf_counter()
+        buffer = bucket.buffer()
+        buffer.div_(self.group.size())
+        future = dist.all_reduce(buffer, group=self.group, async_op=True).get_future()
+        event = [buffer.numel() * buffer.element_size(), handed, time.perf_counter(), math.nan]
+
+        def completed(done):
+            event[3] = time.perf_counter()
+            return done.value()[0]
+
+        self.events.append(event)
+        return future.then(completed)
+
+
+def union_within(intervals, low, high):
+    """The length of the union of `intervals`, clipped to [low, high]."""
+    total, reach = 0.0, low
+    for start, end in sorted((max(low, s), min(high, e)) for s, e in intervals):
+        if end > reach:
+            total += end - max(start, reach)
+            reach = end
+    return total
+
+
+def gathered(values, group):
+    """Every rank's list of floats (each the same length), rank by rank."""
+    mine = torch.tensor(values, dtype=torch.float64)
+    every = [torch.zeros_like(mine) for _ in range(group.size())]
+    dist.all_gather(every, mine, group=group)
+    return [tensor.tolist() for tensor in every]
+
+
+def algorithm_of(arguments, group, largest_bucket):
+    """The point's algorithm, parameters and label: what ran the largest bucket."""
+    if arguments.backend == "gloo":
+        return "gloo", {}, "gloo"
+    label = group.describe("allreduce", largest_bucket)
+    if os.environ.get(TUNING_VARIABLE, "").strip():
+        return "auto", {}, f"auto ({label})"
+    name, _, options = os.environ.get(ALGORITHM_VARIABLE, "ring").strip().partition(" ")
+    parameters = {}
+    for option in options.split():
+        key, _, value = option.partition("=")
+        key = key.replace("-", "_")
+        if key == "dims":
+            parameters[key] = [int(size) for size in value.split("x")]
+        elif key == "ranks_per_node":
+            parameters[key] = int(value)
+        elif key == "chunk_bytes":
+            parameters[key] = int(float(value.rstrip("KMG")) * {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(value[-1:], 1))
+        else:
+            parameters[key] = value
+    return name, parameters, label
+
+
+def effects_estimates(alone, alone_sd, overlapped, overlap, overhead, iterations):
+    """ddlsim's estimates from the per-rank figures, as algorithms/training/measured_effects.cpp derives them
+    (its reader recomputes them and refuses a file where they differ)."""
+    ranks = len(alone)
+    estimates = {}
+    grand = statistics.fmean(alone)
+    within = sum(sd * sd / ranks for sd in alone_sd)
+    if iterations >= 2 and grand > 0:
+        estimates["compute_jitter"] = math.sqrt(within) / grand
+        if ranks >= 2:
+            between = statistics.stdev(alone)
+            estimates["gpu_speed_spread"] = math.sqrt(max(0.0, between * between - within / iterations)) / grand
+    stretch = sum(overlapped) - sum(alone)
+    if sum(overlap) >= 0.01 * sum(alone) and stretch < sum(overlap):
+        estimates["overlap_slowdown"] = stretch / (sum(overlap) - stretch)
+    estimates["allreduce_overhead_s"] = statistics.median(overhead)
+    return estimates
+
+
+def main(argv=None):
+    arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    torch.set_num_threads(arguments.threads)
+    dist.init_process_group(arguments.backend, init_method="ddlscale://",
+                            timeout=datetime.timedelta(seconds=arguments.timeout_s))
+    rank, ranks = dist.get_rank(), dist.get_world_size()
+    group = dist.distributed_c10d._get_default_group()
+    store = dist.distributed_c10d._get_default_store()
+    torch.manual_seed(0)
+    template = getattr(torchvision.models, arguments.model)()
+    data = batches(arguments, rank)
+
+    # 1. One rank alone: the others wait on the store, asleep in a socket read.
+    if rank == 0:
+        baseline = statistics.median(timed_steps(copy.deepcopy(template), arguments, data))
+        store.set("ddlscale-train-baseline", repr(baseline))
+    baseline = float(store.get("ddlscale-train-baseline").decode())
+
+    # 2. Every rank at once, without communication.
+    dist.barrier()
+    alone = timed_steps(copy.deepcopy(template), arguments, data)
+
+    # 3. DDP over the backend, each bucket's allreduce timed.
+    dist.barrier()
+    model = nn.parallel.DistributedDataParallel(copy.deepcopy(template), bucket_cap_mb=arguments.bucket_cap_mb)
+    timer = BucketTimer(group)
+    model.register_comm_hook(None, timer.hook)
+    records = []
+
+    def keep_and_restart():
+        if timer.iteration_start:
+            records.append((timer.iteration_start, list(timer.events)))
+        timer.start_iteration()
+
+    iterations = timed_steps(model, arguments, data, before_each=keep_and_restart)
+    keep_and_restart()
+    # DDP rebuilds its buckets after the first iteration: the timed ones all have the last one's.
+    records = records[arguments.warmup:]
+    shape = [size for size, _, _, _ in records[-1][1]]
+    if any([size for size, _, _, _ in events] != shape for _, events in records):
+        raise RuntimeError("ddlscale_torch.train: DDP's buckets changed during the timed iterations: give -w 1 or more")
+
+    # Per rank: compute beside the allreduces, its overlap with them, the hook's time to issue one.
+    overlapped, overlap, overhead = [], [], []
+    for start, events in records:
+        compute_end = max(handed for _, handed, _, _ in events)
+        overlapped.append(compute_end - start)
+        overlap.append(union_within([(handed, done) for _, handed, _, done in events], start, compute_end))
+        overhead.append(statistics.fmean(issued - handed for _, handed, issued, _ in events))
+    bucket_seconds = [statistics.fmean(events[b][3] - events[b][1] for _, events in records)
+                      for b in range(len(records[0][1]))]
+    bucket_bytes = [size for size, _, _, _ in records[0][1]]
+    mine = [statistics.fmean(alone), statistics.stdev(alone) if len(alone) > 1 else 0.0,
+            statistics.fmean(overlapped), statistics.fmean(overlap), statistics.median(overhead)]
+    every = gathered(mine + iterations + bucket_seconds, group)
+    largest_bucket = max(bucket_bytes)
+    algorithm, parameters, label = algorithm_of(arguments, group, largest_bucket)
+    dist.barrier()
+    if rank == 0:
+        write(arguments, every, len(mine), ranks, baseline, algorithm, parameters, label, bucket_bytes)
+    dist.destroy_process_group()
+
+
+def write(arguments, every, figures, ranks, baseline, algorithm, parameters, label, bucket_bytes):
+    n = arguments.iterations
+    alone, alone_sd, overlapped, overlap, overhead = ([rank[i] for rank in every] for i in range(figures))
+    slowest = [max(rank[figures + i] for rank in every) for i in range(n)]
+    buckets = [max(rank[figures + n + b] for rank in every) for b in range(len(bucket_bytes))]
+    iteration = statistics.median(slowest)
+    compute = statistics.fmean(alone)
+    collectives = [{"collective": "allreduce", "bytes": float(size), "time_s": seconds, "algbw_Bps": size / seconds,
+                    "busbw_Bps": size / seconds * 2 * (ranks - 1) / ranks} for size, seconds in zip(bucket_bytes, buckets)]
+    version, commit = _C.build_info()
+    point = {"configuration": arguments.configuration or f"{ranks} ranks", "gpus": ranks, "algorithm": algorithm,
+             "parameters": parameters, "label": label, "batch_per_gpu": arguments.batch, "iteration_s": iteration,
+             "compute_s": compute, "baseline_gpus": 1, "baseline_s": baseline,
+             "images_per_s": arguments.batch * ranks / iteration, "efficiency": baseline / iteration,
+             "exposed_comm_s": max(0.0, iteration - compute),
+             "measured_effects": {"compute": f"PyTorch {torch.__version__} on {arguments.threads} host thread(s) per rank",
+                                  "iterations": n, "compute_alone_s": alone, "compute_alone_sd_s": alone_sd,
+                                  "compute_overlapped_s": overlapped, "overlap_s": overlap,
+                                  "allreduce_overhead_s": overhead,
+                                  "estimates": effects_estimates(alone, alone_sd, overlapped, overlap, overhead, n)},
+             "collectives": collectives}
+    results = {"source": "ddlscale_torch.train",
+               "run": {"tool": "ddlscale_torch.train", "version": version, "commit": commit,
+                       "transport": "mpi" if arguments.backend == "ddlscale" else arguments.backend,
+                       "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp"},
+               "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu",
+               "points": [point]}
+    text = json.dumps(results, indent=1) + "\n"
+    if arguments.json_path:
+        with open(arguments.json_path + ".partial", "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(arguments.json_path + ".partial", arguments.json_path)
+    print(f"{point['configuration']}: {label}: iteration {iteration * 1e3:.1f} ms, compute alone {compute * 1e3:.1f} ms,"
+          f" one rank alone {baseline * 1e3:.1f} ms, efficiency {point['efficiency']:.3f},"
+          f" {len(collectives)} buckets, {point['images_per_s']:.1f} images/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
