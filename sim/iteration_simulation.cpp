@@ -15,13 +15,15 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-// An execution of `flops` on `host`, started. Host::exec_init and Host::execute of SimGrid 3.32 place the
-// execution on the calling actor's host, not on `host` (measured): the host is set explicitly.
+// An execution of `flops` on `host`, started, at most at one rank's speed (a host shared by every rank's
+// compute is faster than that: SimulatedPlatform::computeHost). Host::exec_init and Host::execute of SimGrid
+// 3.32 place the execution on the calling actor's host, not on `host` (measured): the host is set explicitly.
 sg4::ExecPtr startExecution(sg4::Host* host, double flops, double priority = 1) {
   sg4::ExecPtr execution = sg4::Exec::init();
   execution->set_flops_amount(flops);
   execution->set_host(host);
   execution->set_priority(priority);
+  execution->set_bound(SimulatedPlatform::kHostSpeed);
   execution->start();
   return execution;
 }

@@ -102,7 +102,10 @@ void SimulatedPlatform::connectReductions(Rank rank) {
 }
 
 sg4::Host* SimulatedPlatform::computeHost(Rank rank) {
-  auto [it, added] = computeHosts_.try_emplace(rank, nullptr);
+  // Where every rank computes on one machine's cores, one host of that machine's throughput for all of them
+  // (kept under rank -1), each execution bounded to one rank's speed by its caller.
+  const std::optional<double> shared = description_.sharedComputeThroughput();
+  auto [it, added] = computeHosts_.try_emplace(shared ? Rank{-1} : rank, nullptr);
   if (added) {
     // In a zone of their own with no routing: nothing is sent to or from them, they only execute, and the
     // cluster's full zone, whose routing table grows as the square of its netpoints, counts that zone once.
@@ -110,7 +113,8 @@ sg4::Host* SimulatedPlatform::computeHost(Rank rank) {
       computeZone_ = sg4::create_empty_zone("compute");
       computeZone_->set_parent(zone_);
     }
-    it->second = computeZone_->create_host(description_.hostName(rank) + "-compute", kHostSpeed);
+    it->second = shared ? computeZone_->create_host("shared-host-compute", *shared * kHostSpeed)
+                        : computeZone_->create_host(description_.hostName(rank) + "-compute", kHostSpeed);
   }
   return it->second;
 }

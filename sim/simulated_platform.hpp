@@ -38,7 +38,8 @@ class SimulatedPlatform {
   simgrid::s4u::Mailbox* mailbox(Rank from, Rank to, Channel channel) const;
   double reduceSecondsPerByte(Rank rank) const { return description_.reduceSecondsPerByte(rank); }
   // The rank's SMs as a host of one core, where its training compute runs and where whatever contends with
-  // it (sim/iteration_simulation.cpp) shares that core by priority. Created on first use, only before run()
+  // it (sim/iteration_simulation.cpp) shares that core by priority; where the description has every rank
+  // compute on one machine's cores, that machine, the same host for every rank. Created on first use, only before run()
   // and after every connect(): SimGrid 3.32 refuses a route added to the cluster's zone once the compute
   // hosts' zone is its child ("nullptr is obviously a deficient gateway", measured).
   simgrid::s4u::Host* computeHost(Rank rank);

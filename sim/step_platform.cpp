@@ -56,8 +56,11 @@ const StepRoute* StepPlatform::reductionRoute(Rank rank) {
 double StepPlatform::reductionBytesPerByte(Rank rank) const { return reductionBytesPerByte_[static_cast<std::size_t>(rank)]; }
 
 FluidSimulation::ResourceId StepPlatform::computeHost(Rank rank) {
-  FluidSimulation::ResourceId& host = computeHosts_[static_cast<std::size_t>(rank)];
-  if (host < 0) host = simulation_.addResource(1);
+  // One machine's cores for every rank where the description says so (its executions are bounded by one
+  // rank's speed, 1, by their callers), else a core of the rank's own.
+  const std::optional<double> shared = description_.sharedComputeThroughput();
+  FluidSimulation::ResourceId& host = computeHosts_[shared ? 0 : static_cast<std::size_t>(rank)];
+  if (host < 0) host = simulation_.addResource(shared ? *shared : 1);
   return host;
 }
 

@@ -46,6 +46,9 @@ class Cluster final : public PlatformDescription {
   // On a node whose ranks share one GPU's memory: a reduction of n bytes is memory traffic worth
   // n x (memory bandwidth / reduce rate) bytes of copying, which alone takes n / reduce_Bps.
   std::optional<ReductionTraffic> reductionTraffic(Rank rank) const override;
+  std::optional<double> sharedComputeThroughput() const override {
+    return topology_.sharedHost ? std::optional<double>(topology_.sharedHost->throughput) : std::nullopt;
+  }
 
  private:
   // Link ids: each node's own links, then its GPU ports, then its shared memory if it has one; then every

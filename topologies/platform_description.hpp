@@ -61,6 +61,11 @@ class PlatformDescription {
     (void)rank;
     return std::nullopt;
   }
+  // Set where every rank's training compute runs on one machine's cores (an emulated cluster on one host):
+  // what that machine computes with every core busy, in units of one rank computing alone. Each rank's
+  // compute then gets its fair share of this, and never more than one (its own speed alone). Unset: each
+  // rank computes on its own GPU.
+  virtual std::optional<double> sharedComputeThroughput() const { return std::nullopt; }
 };
 
 }  // namespace ddl

@@ -21,6 +21,7 @@ class PlatformWithoutLatency final : public PlatformDescription {
   std::vector<RouteHop> route(Rank from, Rank to) const override { return platform_.route(from, to); }
   double reduceSecondsPerByte(Rank rank) const override { return platform_.reduceSecondsPerByte(rank); }
   std::optional<ReductionTraffic> reductionTraffic(Rank rank) const override { return platform_.reductionTraffic(rank); }
+  std::optional<double> sharedComputeThroughput() const override { return platform_.sharedComputeThroughput(); }
 
  private:
   const PlatformDescription& platform_;

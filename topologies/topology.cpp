@@ -107,7 +107,7 @@ Topology loadTopology(const std::string& path, const TopologyOverrides& override
 
 Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides) {
   const JsonReader root(path);
-  root.allowOnly(json, {"name", "node", "network", "nics_used"});
+  root.allowOnly(json, {"name", "node", "network", "nics_used", "shared_host"});
   Topology topology;
   topology.path = path;
   topology.name = root.stringAt(json, "name");
@@ -120,6 +120,15 @@ Topology topologyFromJson(const nlohmann::json& json, const std::string& path, c
   } else {
     topology.network = readNetwork(root.at("network"), root.member(json, "network"));
     topology.nicsUsed = static_cast<int>(root.integerAt(json, "nics_used", 1, nics));
+  }
+  if (root.has(json, "shared_host")) {
+    const JsonReader at = root.at("shared_host");
+    const nlohmann::json& host = root.member(json, "shared_host");
+    at.allowOnly(host, {"cores", "throughput"});
+    SharedHost shared;
+    shared.cores = static_cast<int>(at.integerAt(host, "cores", 1, 1 << 20));
+    shared.throughput = at.has(host, "throughput") ? at.numberAt(host, "throughput", 1e-3, shared.cores) : shared.cores;
+    topology.sharedHost = shared;
   }
   if (overrides.nicsPerNode) {
     if (overrides.nicsPerNode > static_cast<int>(topology.node.nics.size()))

@@ -52,12 +52,21 @@ struct NetworkTopology {
   double coreLatencySeconds = 0; // leaf up to the core and back down
 };
 
+// Every node on one machine, computing on its cores (an emulated cluster): how many cores, and what they deliver
+// with all of them busy, in one rank's compute speeds alone (at most `cores`: ranks running side by side
+// contend for memory and caches too, which a measurement says).
+struct SharedHost {
+  int cores = 0;
+  double throughput = 0;
+};
+
 struct Topology {
   std::string name;
   std::string path;
   NodeTopology node;
   NetworkTopology network;
   int nicsUsed = 1;
+  std::optional<SharedHost> sharedHost;
 };
 
 // What a scenario may change in a topology; unset fields keep the file's values.

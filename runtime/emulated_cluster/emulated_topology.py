@@ -8,6 +8,9 @@ built. Written by `cluster topology`; the numbers come from the cluster's own se
   (the launcher raises its TCP eager limit above ddlrun's piece size), so a message costs one delay.
 - Ranks of one node share memory (Open MPI's vader); its rate matters little beside the network's and is
   an assumption, as is the host's summation rate.
+- With --shared-cores, every node computes on this one machine's cores (`shared_host`): what they deliver with
+  all of them busy is --throughput ranks alone (measured by `ddlscale_torch.profile --corun`), the cores
+  themselves where not given.
 """
 import argparse
 import json
@@ -18,7 +21,11 @@ parser.add_argument("--ranks-per-node", type=int, default=1)
 parser.add_argument("--rate-bytes", type=float, required=True, help="tbf rate in bytes/s")
 parser.add_argument("--latency-ms", type=float, required=True)
 parser.add_argument("--mtu", type=int, default=9000)
+parser.add_argument("--shared-cores", type=int, default=0, help="the machine's cores every node computes on")
+parser.add_argument("--throughput", type=float, default=0, help="what they deliver together, in ranks alone")
 args = parser.parse_args()
+if args.throughput and not 0 < args.throughput <= args.shared_cores:
+    parser.error("--throughput needs --shared-cores, and at most that many")
 
 goodput = args.rate_bytes * (args.mtu - 52) / (args.mtu + 14)
 ranks = args.ranks_per_node
@@ -47,4 +54,11 @@ topology = {
     "network": {"nic_bandwidth_Bps": goodput, "nic_latency_s": args.latency_ms / 1e3 / 2, "nodes_per_leaf": args.nodes,
                 "oversubscription": 1, "core_latency_s": 0},
 }
+if args.shared_cores:
+    topology["shared_host"] = {"cores": args.shared_cores}
+    topology["sources"]["shared_host"] = f"every node computes on this machine's {args.shared_cores} cores (configured)"
+    if args.throughput:
+        topology["shared_host"]["throughput"] = args.throughput
+        topology["sources"]["shared_host"] += (f"; together they deliver {args.throughput:g} ranks alone "
+                                               "(measured: ddlscale_torch.profile --corun)")
 print(json.dumps(topology, indent=1))

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "common/invalid_argument.hpp"
 #include "topologies/cluster.hpp"
@@ -128,6 +129,22 @@ TEST(Topology, NamesTheFieldOfAnythingMalformed) {
   EXPECT_EQ(faultyField("{\"name\": \"t\", \"nics_used\": 1, " + cut + ", " + network + "}"), "(no error)");
   const std::string path = testing::TempDir() + "/topology.json";
   EXPECT_THROW(Cluster(loadTopology(path), 2, Placement::Packed), InvalidArgument);
+  const std::string start = "{\"name\": \"t\", \"nics_used\": 1, " + node + ", " + network;
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "throughput": 1.6}})"), "(no error)");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "throughput": 2.5}})"), "$.shared_host.throughput");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 0}})"), "$.shared_host.cores");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "speed": 1}})"), "$.shared_host.speed");
+}
+
+TEST(Topology, ASharedHostDeliversItsCoresUnlessAThroughputIsMeasured) {
+  nlohmann::json json = nlohmann::json::parse(R"({"name": "t", "node": {"gpu": "X", "gpus": 1, "devices": [],
+      "reduce_Bps": 1e9, "port": {"bandwidth_Bps": 1e11, "latency_s": 0}, "links": [], "nics": []},
+      "shared_host": {"cores": 2}})");
+  EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 1, Placement::Packed).sharedComputeThroughput(), 2.0);
+  json["shared_host"]["throughput"] = 1.57;
+  EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 1, Placement::Packed).sharedComputeThroughput(), 1.57);
+  json.erase("shared_host");
+  EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 1, Placement::Packed).sharedComputeThroughput(), std::nullopt);
 }
 
 }  // namespace
