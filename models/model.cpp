@@ -1,12 +1,41 @@
 #include "models/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include "common/json_reader.hpp"
 #include "common/nearest_name.hpp"
 
 namespace ddl {
+namespace {
+
+// A profile's forward_s, backward_s (one per tensor) and optimizer_s: all three or none, adding up to its
+// iteration_s (to a part in a million: they are written rounded).
+std::optional<MeasuredBreakdown> measuredBreakdown(const JsonReader& p, const nlohmann::json& profile, std::size_t tensors,
+                                                   double iterationSeconds) {
+  const int given = p.has(profile, "forward_s") + p.has(profile, "backward_s") + p.has(profile, "optimizer_s");
+  if (given == 0) return std::nullopt;
+  if (given != 3) p.fail("a measured breakdown needs forward_s, backward_s and optimizer_s together");
+  MeasuredBreakdown breakdown;
+  breakdown.forwardSeconds = p.numberAt(profile, "forward_s", 0, 1e6);
+  breakdown.optimizerSeconds = p.numberAt(profile, "optimizer_s", 0, 1e6);
+  const JsonReader backward = p.at("backward_s");
+  const auto& list = backward.array(p.member(profile, "backward_s"));
+  if (list.size() != tensors)
+    backward.fail(std::to_string(list.size()) + " times for " + std::to_string(tensors) + " gradient tensors: one per tensor, in backprop order");
+  double total = breakdown.forwardSeconds + breakdown.optimizerSeconds;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    breakdown.backwardSeconds.push_back(backward.at(i).number(list[i], 0, 1e6));
+    total += breakdown.backwardSeconds.back();
+  }
+  if (std::abs(total - iterationSeconds) > 1e-6 * iterationSeconds)
+    p.at("iteration_s").fail(std::to_string(iterationSeconds) + ", but forward_s, backward_s and optimizer_s add up to " +
+                             std::to_string(total));
+  return breakdown;
+}
+
+}  // namespace
 
 Model Model::load(const std::string& path) { return fromJson(readJsonFile(path), path); }
 
@@ -24,14 +53,13 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonReader tensor = gradients.at(i);
     tensor.allowOnly(list[i], {"name", "elements", "backward_flops_per_image"});
-    model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40),
-                              tensor.numberAt(list[i], "backward_flops_per_image", 0, 1e18)});
+    // An imported model's tensors have measured times instead of FLOPs (checkWhatTheSplitNeeds).
+    const double flops = tensor.has(list[i], "backward_flops_per_image") ? tensor.numberAt(list[i], "backward_flops_per_image", 0, 1e18) : 0;
+    model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40), flops});
     backwardFlops += model.tensors_.back().backwardFlopsPerImage;
     elements += model.tensors_.back().elements;
     if (elements > (1LL << 40)) tensor.at("elements").fail("the gradients add up to more than 2^40 elements");
   }
-  // The backward pass is split among the tensors in proportion to their FLOPs: some must have some.
-  if (backwardFlops <= 0) gradients.fail("every tensor's backward_flops_per_image is 0; at least one must be positive");
   if (root.has(json, "parameters") && root.integerAt(json, "parameters", 1, 1LL << 40) != elements)
     root.at("parameters").fail(std::to_string(root.integerAt(json, "parameters", 1, 1LL << 40)) +
                                ", but the gradients add up to " + std::to_string(elements) + " elements");
@@ -40,13 +68,15 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   for (const auto& [gpu, entry] : gpus.object(root.member(json, "gpus")).items()) {
     const JsonReader gpuReader = gpus.at(gpu);
     gpuReader.allowOnly(entry, {"memory", "profiles"});
-    const JsonReader memory = gpuReader.at("memory");
-    memory.allowOnly(gpuReader.member(entry, "memory"), {"bandwidth_Bps"});
-    model.memory_.push_back({gpu, memory.numberAt(gpuReader.member(entry, "memory"), "bandwidth_Bps", 1e6, 1e15)});
+    if (gpuReader.has(entry, "memory")) {
+      const JsonReader memory = gpuReader.at("memory");
+      memory.allowOnly(gpuReader.member(entry, "memory"), {"bandwidth_Bps"});
+      model.memory_.push_back({gpu, memory.numberAt(gpuReader.member(entry, "memory"), "bandwidth_Bps", 1e6, 1e15)});
+    }
     const JsonReader profiles = gpuReader.at("profiles");
     for (const auto& [key, profile] : profiles.object(gpuReader.member(entry, "profiles")).items()) {
       const JsonReader p = profiles.at(key);
-      p.allowOnly(profile, {"batch", "iteration_s"});
+      p.allowOnly(profile, {"batch", "iteration_s", "forward_s", "backward_s", "optimizer_s"});
       const int batch = static_cast<int>(p.integerAt(profile, "batch", 1, 1 << 20));
       const std::string precision = key.substr(0, key.find('-'));
       if (std::find(std::begin(kProfilePrecisions), std::end(kProfilePrecisions), precision) == std::end(kProfilePrecisions) ||
@@ -58,10 +88,26 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
       // The key names precision and batch, and no object holds a key twice (readJsonFile refuses it): so no
       // two profiles of one GPU have the same precision and batch.
       model.profiles_.push_back(
-          {gpu, key, precision, batch, p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source")});
+          {gpu, key, precision, batch, p.numberAt(profile, "iteration_s", 1e-9, 1e6), p.stringAt(profile, "source"), {}});
+      model.profiles_.back().breakdown = measuredBreakdown(p, profile, model.tensors_.size(), model.profiles_.back().iterationSeconds);
     }
   }
+  model.checkWhatTheSplitNeeds(root, backwardFlops);
   return model;
+}
+
+void Model::checkWhatTheSplitNeeds(const JsonReader& root, double backwardFlops) const {
+  for (const ModelProfile& profile : profiles_) {
+    if (profile.breakdown) continue;
+    const JsonReader at = root.at("gpus").at(profile.gpu);
+    // The backward pass is split among the tensors in proportion to their FLOPs: some must have some.
+    if (backwardFlops <= 0)
+      root.at("gradients").fail("every tensor's backward_flops_per_image is 0 or absent, and profile " + profile.gpu + " " +
+                                profile.key + " has no measured breakdown (forward_s, backward_s, optimizer_s) to take "
+                                "instead: at least one must be positive to split its backward time");
+    if (std::none_of(memory_.begin(), memory_.end(), [&](const Memory& memory) { return memory.gpu == profile.gpu; }))
+      at.fail("no memory bandwidth for the optimizer step of profile '" + profile.key + "', which has no measured optimizer_s");
+  }
 }
 
 long long Model::parameters() const {
@@ -91,6 +137,13 @@ TrainingWorkload Model::workload(const std::string& gpu, int batch, const std::s
   workload.gpu = gpu;
   workload.batchPerGpu = batch;
   workload.computePrecision = precision;
+  if (chosen->breakdown) {
+    workload.forwardSeconds = chosen->breakdown->forwardSeconds;
+    workload.optimizerSeconds = chosen->breakdown->optimizerSeconds;
+    for (std::size_t i = 0; i < tensors_.size(); ++i)
+      workload.gradients.push_back({tensors_[i].name, tensors_[i].elements, chosen->breakdown->backwardSeconds[i]});
+    return workload;
+  }
   workload.optimizerSeconds = optimizerSeconds(gpu);
   const double computeSeconds = chosen->iterationSeconds - workload.optimizerSeconds;
   if (computeSeconds <= 0)

@@ -2,6 +2,7 @@
 // A model file (models/*.json): the gradient tensors in backprop order with their FLOPs, and measured
 // single-GPU iteration times per GPU type and batch size. It yields the TrainingWorkload of one GPU.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,19 @@
 
 namespace ddl {
 
+class JsonReader;
+
 // The precisions a profile may be measured in: fp32; fp32 with TF32 matrix units; mixed precision (fp16
 // compute, fp32 master weights); bf16; fp16. A profile's key is PRECISION-BATCH: "fp32-32", "amp-256".
 inline constexpr std::string_view kProfilePrecisions[] = {"fp32", "tf32", "amp", "bf16", "fp16"};
+
+// A profile's phases as measured (`ddlsim model import` of a PyTorch run): what a workload takes as they are,
+// instead of splitting the iteration by the assumptions of Model::workload.
+struct MeasuredBreakdown {
+  double forwardSeconds = 0;
+  std::vector<double> backwardSeconds;  // per gradient tensor, in backprop order: from the previous one's to its own
+  double optimizerSeconds = 0;
+};
 
 struct ModelProfile {
   std::string gpu;
@@ -24,6 +35,7 @@ struct ModelProfile {
   int batch = 0;
   double iterationSeconds = 0;  // forward + backward + optimizer on one GPU, measured or derived
   std::string source;
+  std::optional<MeasuredBreakdown> breakdown;  // forward_s, backward_s and optimizer_s, where measured
 };
 
 class Model {
@@ -39,9 +51,10 @@ class Model {
   const std::vector<ModelProfile>& profiles() const { return profiles_; }
 
   // One GPU's iteration at `batch` images on `gpu`, from the matching profile (InvalidArgument listing the
-  // profiles there are otherwise). The measured time less the optimizer step is split one third forward,
-  // two thirds backward (backward computes gradients of inputs and of weights, each about a forward's
-  // FLOPs), and the backward third among the tensors in proportion to their backward FLOPs.
+  // profiles there are otherwise). A profile with a measured breakdown gives its phases as measured.
+  // Otherwise the measured time less the optimizer step is split one third forward, two thirds backward
+  // (backward computes gradients of inputs and of weights, each about a forward's FLOPs), and the backward
+  // third among the tensors in proportion to their backward FLOPs.
   // `precision` chooses the profile (one of kProfilePrecisions); the workload's gradients stay fp32 until the
   // caller says otherwise.
   TrainingWorkload workload(const std::string& gpu, int batch, const std::string& precision = "fp32") const;
@@ -61,6 +74,8 @@ class Model {
     std::string gpu;
     double bandwidthBps;
   };
+  // What the assumed split needs, where a profile has no measured breakdown: backward FLOPs and memory.
+  void checkWhatTheSplitNeeds(const JsonReader& root, double backwardFlops) const;
 
   std::string name_;
   std::string path_;

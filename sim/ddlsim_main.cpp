@@ -14,6 +14,7 @@
 #include "sim/calibrate_command.hpp"
 #include "sim/collective_command.hpp"
 #include "sim/effects_command.hpp"
+#include "sim/model_command.hpp"
 #include "sim/platform_command.hpp"
 #include "sim/scenario_command.hpp"
 #include "sim/schedule_command.hpp"
@@ -64,7 +65,8 @@ int main(int argc, char** argv) {
       "  ddlsim schedule ...                            generate, verify and cost a schedule\n"
       "  ddlsim algorithms [--names]                    list the algorithms and their options\n"
       "  ddlsim effects [--json]                        list the effects beyond compute and communication\n"
-      "  ddlsim calibrate effects|network ...           fit effects or a link level from ddlrun's measurements"};
+      "  ddlsim calibrate effects|network ...           fit effects or a link level from ddlrun's measurements\n"
+      "  ddlsim model import PROFILE --gpu NAME         a model file from a PyTorch profile of one training step"};
   app.require_subcommand(0, 1);
   app.footer(
       "Exit status: 0 on success; 1 if a simulation cannot run to its end or a verified schedule is wrong;\n"
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
   ddl::addAlgorithmsCommand(app, exitCode);
   ddl::addEffectsCommand(app, exitCode);
   ddl::addCalibrateCommand(app, exitCode);
+  ddl::addModelCommand(app, exitCode);
   handOverToMpiRanks(app, argc, argv);
   try {
     app.parse(argc, argv);

@@ -67,6 +67,7 @@ SCENARIO = "scenarios/powerai-ddl-resnet50.json"
 TOPOLOGY = "topologies/minsky-p100-ib-edr.json"
 MODEL = "models/resnet50.json"
 TUNING = "tests/fuzz/corpus/tuning_reader/flat-h200-4.json"  # ddlsim tune on 4 GPUs of flat-h200-edr
+PROFILE = "tests/fuzz/corpus/profile_import/resnet18-head.json"  # ddlscale_torch.profile, its first three gradients
 # A tuning table for 16384 GPUs of dgx-h100-ndr: ring at 4 KiB (2P(P-1) steps), halving-doubling at 1 MiB.
 RING_THEN_HALVING_DOUBLING_AT_16384 = {
     "source": "ddlsim tune", "topology": "dgx-h100-ndr", "gpus": 16384, "collective": "allreduce", "type": "float32",
@@ -358,6 +359,24 @@ CASES = [
     Case("ddlsim calibrate effects: an unknown effect",
          [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{dir}/train.json", "--only", "jitter", "--out", "{out}"],
          ["--only"], {"train.json": json.dumps(POINTS)}),
+
+    # --- ddlsim model import: a PyTorch profile (ddlscale_torch.profile)
+    *file_cases("model import profile", [SIM, "model", "import", "{dir}/profile.json", "--gpu", "cpu-rank", "--out", "{out}"],
+                "profile.json"),
+    *[Case(f"ddlsim model import: {name}", [SIM, "model", "import", "{dir}/profile.json", *flags, "--out", "{out}"],
+           ["profile.json", *expect] if expect[0].startswith("$") else expect, {"profile.json": edited(PROFILE, *edits)})
+      for name, flags, edits, expect in [
+          ("phases that do not add up", ["--gpu", "cpu-rank"], [("$.iteration_s", 1.0)], ["$.iteration_s", "add up"]),
+          ("a gradient twice", ["--gpu", "cpu-rank"], [("$.gradients[1].name", "fc.bias")], ["$.gradients[1].name", "twice"]),
+          ("a gradient of no elements", ["--gpu", "cpu-rank"], [("$.gradients[0].elements", 0)], ["$.gradients[0].elements"]),
+          ("a negative backward time", ["--gpu", "cpu-rank"], [("$.gradients[2].backward_s", -1)], ["$.gradients[2].backward_s"]),
+          ("no gradients", ["--gpu", "cpu-rank"], [("$.gradients", [])], ["$.gradients", "at least one"]),
+          ("a bf16 profile", ["--gpu", "cpu-rank"], [("$.precision", "bf16")], ["$.precision"]),
+          ("an unknown field", ["--gpu", "cpu-rank"], [("$.colour", "red")], ["$.colour", "unknown field"]),
+          ("no --gpu", [], [], ["--gpu"]),
+      ]],
+    Case("ddlsim model import: an --out in a missing folder",
+         [SIM, "model", "import", "{source}/" + PROFILE, "--gpu", "cpu-rank", "--out", "{dir}/none/model.json"], ["--out"]),
 
     # --- ddlsim collective flags
     *[Case(f"ddlsim collective: {name}", [SIM, "collective", "--topology", "minsky-p100-ib-edr", "--out", "{out}", *flags], expect)

@@ -477,6 +477,9 @@ class EveryShippedFileMatchesItsSchema(unittest.TestCase):
                                      "--rate-bytes", "25e6", "--latency-ms", "0.5"],
                                     capture_output=True, text=True, check=True).stdout
             self.assertEqual(problems("topology", strict_json(output, "emulated_topology.py")), [], f"{nodes}x{ranks}")
+        output = subprocess.run([sys.executable, str(writer), "--nodes", "4", "--rate-bytes", "25e6", "--latency-ms", "0.5",
+                                 "--shared-cores", "2", "--throughput", "1.9"], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(problems("topology", strict_json(output, "emulated_topology.py")), [], "on a shared host")
 
 
 @unittest.skipUnless(DDLSIM and DDLSIM.is_file(), "no BUILD_DIR with sim/ddlsim given")
@@ -493,6 +496,14 @@ class TheSchedulesDdlsimWritesMatchTheSchema(unittest.TestCase):
                     self.assertTrue(any(program["steps"] for program in document["programs"]) or name == "all-gather")
                     read_back = ddlsim("schedule", "--from", str(path), "--verify")
                     self.assertEqual(read_back.returncode, 0, read_back.stderr)
+
+    def test_the_model_ddlsim_model_import_writes_matches_the_schema(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = pathlib.Path(directory, "model.json")
+            written = ddlsim("model", "import", str(SOURCE / "tests/fuzz/corpus/profile_import/resnet18-head.json"), "--gpu",
+                             "cpu-rank", "--out", str(path))
+            self.assertEqual(written.returncode, 0, written.stderr)
+            self.assertEqual(problems("model", load(path)), [])
 
     def test_the_tuning_tables_ddlsim_tune_writes_match_the_schema_and_are_read_back(self):
         # Every algorithm and option on 8 GPUs, and 2-byte elements, which name their type by size.

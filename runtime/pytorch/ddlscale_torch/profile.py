@@ -1,0 +1,180 @@
+"""One training step of a torchvision model on one process, timed phase by phase and gradient by gradient, for
+`ddlsim model import` to turn into a model file: so that ddlsim predicts the very model that was measured.
+
+    python3 -m ddlscale_torch.profile --model resnet18 --image-size 32 --batch 16 -n 20 --out profile.json
+
+Runs alone (no MPI, no process group), on `--threads` torch threads (1 by default, as ddlscale_torch.train runs
+each rank), on generated images, after `-w` untimed steps. Each timed step is split where PyTorch's own events
+fall: the forward pass and the loss; then backward, whose autograd hooks say when each parameter's gradient is
+computed (the order they fire is the backprop order DDP's buckets follow, and the time since the previous one
+is that gradient's backward time; what backward does after the last gradient is added to the last); then the
+SGD-with-momentum step. Each figure is the median over the timed steps; the file holds each gradient's name and
+element count in backprop order, as `ddlsim model import` reads it.
+
+With `--corun K`, K copies of the same steps then run at once in processes of their own, as K ranks of an
+emulated cluster compute on one machine: `corun.throughput`, K times the step alone over the copies' mean step,
+is what the machine delivers with K ranks busy in units of one rank alone (at K = its cores, the `throughput`
+of a topology's `shared_host`). `ddlsim model import` leaves it out of the model.
+
+    {"source": "ddlscale_torch.profile", "model": "resnet18", "torch": "1.13.0a0", "threads": 1, "batch": 16,
+     "image_size": 32, "precision": "fp32", "steps": 20, "iteration_s": ..., "forward_s": ..., "optimizer_s": ...,
+     "gradients": [{"name": "fc.bias", "elements": 1000, "backward_s": ...}, ...],
+     "corun": {"processes": 2, "iteration_s": ..., "throughput": ...}}
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torchvision
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(prog="python3 -m ddlscale_torch.profile", description=__doc__.split("\n")[0])
+    parser.add_argument("--model", default="resnet18", help="a torchvision.models builder (resnet18, resnet50, ...)")
+    parser.add_argument("--image-size", type=int, default=32, help="side of the square RGB images (default 32)")
+    parser.add_argument("--batch", type=int, default=16, help="images per step (default 16)")
+    parser.add_argument("-n", "--steps", type=int, default=10, help="timed steps (default 10)")
+    parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed steps first (default 2)")
+    parser.add_argument("--threads", type=int, default=1, help="torch's host threads (default 1)")
+    parser.add_argument("--corun", type=int, default=0, help="then K copies at once: the machine's throughput (default: no)")
+    parser.add_argument("--out", required=True, help="the profile to write")
+    arguments = parser.parse_args(argv)
+    for name in ("image_size", "batch", "steps", "threads"):
+        if getattr(arguments, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if arguments.warmup < 0 or arguments.corun < 0:
+        parser.error("--warmup and --corun must be at least 0")
+    if not hasattr(torchvision.models, arguments.model) or arguments.model.startswith("_"):
+        parser.error(f"--model: torchvision has no model '{arguments.model}'")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(arguments.out))):
+        parser.error(f"--out: no folder {os.path.dirname(os.path.abspath(arguments.out))}")
+    return arguments
+
+
+class GradientClock:
+    """When each parameter's gradient is computed in this backward: autograd's hook on each parameter."""
+
+    def __init__(self, model):
+        self.ready = []  # (name, time) in the order the gradients came
+        for name, parameter in model.named_parameters():
+            if parameter.requires_grad:
+                parameter.register_hook(self.hook_for(name))
+
+    def hook_for(self, name):
+        def hook(gradient):
+            self.ready.append((name, time.perf_counter()))
+            return gradient
+        return hook
+
+
+def generated_batches(arguments, seed):
+    generator = torch.Generator().manual_seed(seed)
+    shape = (arguments.batch, 3, arguments.image_size, arguments.image_size)
+    return [(torch.randn(shape, generator=generator), torch.randint(0, 1000, (arguments.batch,), generator=generator))
+            for _ in range(4)]
+
+
+def corun_copy(arguments, seed, start, results):
+    """One of --corun's copies: the same steps, timed whole, from when every copy is ready."""
+    torch.set_num_threads(arguments.threads)
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, arguments.model)()
+    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    data = generated_batches(arguments, seed)
+    start.wait()
+    seconds = []
+    for step in range(arguments.warmup + arguments.steps):
+        images, labels = data[step % len(data)]
+        began = time.perf_counter()
+        optimiser.zero_grad(set_to_none=True)
+        nn.functional.cross_entropy(model(images), labels).backward()
+        optimiser.step()
+        if step >= arguments.warmup:
+            seconds.append(time.perf_counter() - began)
+    results.put(statistics.median(seconds))
+
+
+def corun(arguments):
+    """The mean over --corun copies, run at once, of their median step."""
+    context = multiprocessing.get_context("spawn")  # not fork: torch's threads are already running here
+    start, results = context.Barrier(arguments.corun), context.Queue()
+    copies = [context.Process(target=corun_copy, args=(arguments, 2000 + k, start, results)) for k in range(arguments.corun)]
+    for copy in copies:
+        copy.start()
+    medians = [results.get() for _ in copies]
+    for copy in copies:
+        copy.join()
+        if copy.exitcode != 0:
+            sys.exit(f"ddlscale_torch.profile: a --corun copy ended with status {copy.exitcode}")
+    return statistics.fmean(medians)
+
+
+def profile(arguments):
+    torch.set_num_threads(arguments.threads)
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, arguments.model)()
+    elements = {name: parameter.numel() for name, parameter in model.named_parameters() if parameter.requires_grad}
+    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    clock = GradientClock(model)
+    data = generated_batches(arguments, 1000)
+    order, steps = None, []
+    for step in range(arguments.warmup + arguments.steps):
+        images, labels = data[step % len(data)]
+        optimiser.zero_grad(set_to_none=True)
+        clock.ready = []
+        start = time.perf_counter()
+        loss = nn.functional.cross_entropy(model(images), labels)
+        forward_end = time.perf_counter()
+        loss.backward()
+        backward_end = time.perf_counter()
+        optimiser.step()
+        end = time.perf_counter()
+        names = [name for name, _ in clock.ready]
+        if len(names) != len(elements) or set(names) != set(elements):
+            sys.exit(f"ddlscale_torch.profile: backward computed {len(names)} gradients for {len(elements)} parameters")
+        if order is not None and names != order:
+            sys.exit("ddlscale_torch.profile: the gradients came in another order from one step to the next")
+        order = names
+        times = [when for _, when in clock.ready]
+        backward = [b - a for a, b in zip([forward_end] + times[:-1], times)]
+        backward[-1] += backward_end - times[-1]
+        if step >= arguments.warmup:
+            steps.append((forward_end - start, backward, end - backward_end))
+    forward = statistics.median(s[0] for s in steps)
+    optimizer = statistics.median(s[2] for s in steps)
+    backward = [statistics.median(s[1][i] for s in steps) for i in range(len(order))]
+    return {"source": "ddlscale_torch.profile", "model": arguments.model, "torch": torch.__version__,
+            "threads": arguments.threads, "batch": arguments.batch, "image_size": arguments.image_size,
+            "precision": "fp32", "steps": arguments.steps,
+            "iteration_s": forward + sum(backward) + optimizer, "forward_s": forward, "optimizer_s": optimizer,
+            "gradients": [{"name": name, "elements": elements[name], "backward_s": seconds}
+                          for name, seconds in zip(order, backward)]}
+
+
+def main(argv=None):
+    arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    result = profile(arguments)
+    if arguments.corun:
+        together = corun(arguments)
+        result["corun"] = {"processes": arguments.corun, "iteration_s": together,
+                           "throughput": arguments.corun * result["iteration_s"] / together}
+    with open(arguments.out + ".partial", "w", encoding="utf-8") as file:
+        file.write(json.dumps(result, indent=1) + "\n")
+    os.replace(arguments.out + ".partial", arguments.out)
+    print(f"{arguments.model} at {arguments.image_size}x{arguments.image_size}, batch {arguments.batch}, "
+          f"{arguments.threads} thread(s): iteration {result['iteration_s'] * 1e3:.1f} ms (forward "
+          f"{result['forward_s'] * 1e3:.1f}, backward {sum(g['backward_s'] for g in result['gradients']) * 1e3:.1f}, "
+          f"optimizer {result['optimizer_s'] * 1e3:.1f}), {len(result['gradients'])} gradients", flush=True)
+    if arguments.corun:
+        print(f"{arguments.corun} copies at once: {result['corun']['iteration_s'] * 1e3:.1f} ms per step, throughput "
+              f"{result['corun']['throughput']:.3f} of one alone", flush=True)
+
+
+if __name__ == "__main__":
+    main()
