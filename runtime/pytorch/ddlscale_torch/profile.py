@@ -31,27 +31,21 @@ import time
 
 import torch
 import torch.nn as nn
-import torchvision
+
+from . import workload
 
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(prog="python3 -m ddlscale_torch.profile", description=__doc__.split("\n")[0])
-    parser.add_argument("--model", default="resnet18", help="a torchvision.models builder (resnet18, resnet50, ...)")
-    parser.add_argument("--image-size", type=int, default=32, help="side of the square RGB images (default 32)")
-    parser.add_argument("--batch", type=int, default=16, help="images per step (default 16)")
+    workload.add_arguments(parser)
     parser.add_argument("-n", "--steps", type=int, default=10, help="timed steps (default 10)")
     parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed steps first (default 2)")
-    parser.add_argument("--threads", type=int, default=1, help="torch's host threads (default 1)")
     parser.add_argument("--corun", type=int, default=0, help="then K copies at once: the machine's throughput (default: no)")
     parser.add_argument("--out", required=True, help="the profile to write")
     arguments = parser.parse_args(argv)
-    for name in ("image_size", "batch", "steps", "threads"):
-        if getattr(arguments, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    workload.check_arguments(parser, arguments, positive=("steps",))
     if arguments.warmup < 0 or arguments.corun < 0:
         parser.error("--warmup and --corun must be at least 0")
-    if not hasattr(torchvision.models, arguments.model) or arguments.model.startswith("_"):
-        parser.error(f"--model: torchvision has no model '{arguments.model}'")
     if not os.path.isdir(os.path.dirname(os.path.abspath(arguments.out))):
         parser.error(f"--out: no folder {os.path.dirname(os.path.abspath(arguments.out))}")
     return arguments
@@ -73,28 +67,16 @@ class GradientClock:
         return hook
 
 
-def generated_batches(arguments, seed):
-    generator = torch.Generator().manual_seed(seed)
-    shape = (arguments.batch, 3, arguments.image_size, arguments.image_size)
-    return [(torch.randn(shape, generator=generator), torch.randint(0, 1000, (arguments.batch,), generator=generator))
-            for _ in range(4)]
-
-
 def corun_copy(arguments, seed, start, results):
     """One of --corun's copies: the same steps, timed whole, from when every copy is ready."""
-    torch.set_num_threads(arguments.threads)
-    torch.manual_seed(0)
-    model = getattr(torchvision.models, arguments.model)()
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    data = generated_batches(arguments, seed)
+    network = workload.model(arguments)
+    optimiser = workload.optimiser(network.parameters())
+    data = workload.batches(arguments, seed)
     start.wait()
     seconds = []
     for step in range(arguments.warmup + arguments.steps):
-        images, labels = data[step % len(data)]
         began = time.perf_counter()
-        optimiser.zero_grad(set_to_none=True)
-        nn.functional.cross_entropy(model(images), labels).backward()
-        optimiser.step()
+        workload.step(network, optimiser, data[step % len(data)])
         if step >= arguments.warmup:
             seconds.append(time.perf_counter() - began)
     results.put(statistics.median(seconds))
@@ -116,13 +98,11 @@ def corun(arguments):
 
 
 def profile(arguments):
-    torch.set_num_threads(arguments.threads)
-    torch.manual_seed(0)
-    model = getattr(torchvision.models, arguments.model)()
+    model = workload.model(arguments)
     elements = {name: parameter.numel() for name, parameter in model.named_parameters() if parameter.requires_grad}
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    optimiser = workload.optimiser(model.parameters())
     clock = GradientClock(model)
-    data = generated_batches(arguments, 1000)
+    data = workload.batches(arguments, 1000)
     order, steps = None, []
     for step in range(arguments.warmup + arguments.steps):
         images, labels = data[step % len(data)]

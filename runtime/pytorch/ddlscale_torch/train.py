@@ -36,63 +36,39 @@ import time
 import torch
 import torch.distributed as dist
 import torch.nn as nn
-import torchvision
 
-from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C
-
-DATA_BATCHES = 4  # distinct generated batches per rank, used in turn
+from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, workload
 
 
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(prog="python3 -m ddlscale_torch.train", description=__doc__.split("\n")[0])
-    parser.add_argument("--model", default="resnet18", help="a torchvision.models builder (resnet18, resnet50, ...)")
-    parser.add_argument("--image-size", type=int, default=32, help="side of the square RGB images (default 32)")
-    parser.add_argument("--batch", type=int, default=16, help="images per rank per iteration (default 16)")
+    workload.add_arguments(parser)
     parser.add_argument("-n", "--iterations", type=int, default=10, help="timed iterations per phase (default 10)")
     parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed iterations before each phase (default 2)")
     parser.add_argument("--backend", default="ddlscale", help="ddlscale (default) or gloo")
     parser.add_argument("--bucket-cap-mb", type=float, default=25, help="DDP's bucket size (default 25, DDP's own)")
-    parser.add_argument("--threads", type=int, default=1, help="torch's host threads per rank (default 1)")
     parser.add_argument("--configuration", default=None, help="the point's configuration (default: 'N ranks')")
     parser.add_argument("--scenario", default=None, help="the results' scenario name (default: pytorch-MODEL)")
     parser.add_argument("--timeout-s", type=float, default=300, help="the process group's timeout (default 300)")
     parser.add_argument("--json", dest="json_path", default=None, help="write the results schema here (rank 0)")
     arguments = parser.parse_args(argv)
-    for name in ("image_size", "batch", "iterations", "threads"):
-        if getattr(arguments, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    workload.check_arguments(parser, arguments, positive=("iterations",))
     if arguments.warmup < 0 or not arguments.bucket_cap_mb > 0 or not arguments.timeout_s >= 1:
         parser.error("--warmup must be >= 0, --bucket-cap-mb > 0 and --timeout-s >= 1")
-    if not hasattr(torchvision.models, arguments.model) or arguments.model.startswith("_"):
-        parser.error(f"--model: torchvision has no model '{arguments.model}'")
     if arguments.backend not in ("ddlscale", "gloo"):
         parser.error(f"--backend: '{arguments.backend}' is neither ddlscale nor gloo")
     return arguments
 
 
-def batches(arguments, rank):
-    generator = torch.Generator().manual_seed(1000 + rank)
-    shape = (arguments.batch, 3, arguments.image_size, arguments.image_size)
-    return [(torch.randn(shape, generator=generator), torch.randint(0, 1000, (arguments.batch,), generator=generator))
-            for _ in range(DATA_BATCHES)]
-
-
-def step(model, optimiser, batch):
-    images, labels = batch
-    optimiser.zero_grad(set_to_none=True)
-    nn.functional.cross_entropy(model(images), labels).backward()
-    optimiser.step()
-
-
 def timed_steps(model, arguments, data, before_each=None):
     """Seconds of each timed iteration of `model`, after the warm-up ones."""
-    optimiser = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    optimiser = workload.optimiser(model.parameters())
     seconds = []
     for i in range(arguments.warmup + arguments.iterations):
         if before_each:
             before_each()
         start = time.perf_counter()
-        step(model, optimiser, data[i % len(data)])
+        workload.step(model, optimiser, data[i % len(data)])
         if i >= arguments.warmup:
             seconds.append(time.perf_counter() - start)
     return seconds
@@ -187,15 +163,13 @@ def effects_estimates(alone, alone_sd, overlapped, overlap, overhead, iterations
 
 def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
-    torch.set_num_threads(arguments.threads)
+    template = workload.model(arguments)
     dist.init_process_group(arguments.backend, init_method="ddlscale://",
                             timeout=datetime.timedelta(seconds=arguments.timeout_s))
     rank, ranks = dist.get_rank(), dist.get_world_size()
     group = dist.distributed_c10d._get_default_group()
     store = dist.distributed_c10d._get_default_store()
-    torch.manual_seed(0)
-    template = getattr(torchvision.models, arguments.model)()
-    data = batches(arguments, rank)
+    data = workload.batches(arguments, 1000 + rank)
 
     # 1. One rank alone: the others wait on the store, asleep in a socket read.
     if rank == 0:
@@ -273,7 +247,7 @@ def write(arguments, every, figures, ranks, baseline, algorithm, parameters, lab
                "run": {"tool": "ddlscale_torch.train", "version": version, "commit": commit,
                        "transport": "mpi" if arguments.backend == "ddlscale" else arguments.backend,
                        "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp"},
-               "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu",
+               "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu-rank",
                "points": [point]}
     text = json.dumps(results, indent=1) + "\n"
     if arguments.json_path:
