@@ -78,10 +78,6 @@ MPI_Comm communicatorOf(const std::vector<int>& worldRanks) {
       throw std::invalid_argument("ddlscale: rank " + std::to_string(rank) + " is not one of the MPI job's " +
                                   std::to_string(worldSize) + " ranks");
   MPI_Comm result = MPI_COMM_NULL;
-  if (worldRanks.empty()) {
-    check(MPI_Comm_dup(MPI_COMM_WORLD, &result), "MPI_Comm_dup");
-    return result;
-  }
   MPI_Group world = MPI_GROUP_NULL, members = MPI_GROUP_NULL;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   MPI_Group_incl(world, static_cast<int>(worldRanks.size()), worldRanks.data(), &members);

@@ -22,9 +22,9 @@ MpiWorld initialiseMpi();
 // MPI_Finalize, if initialiseMpi started MPI and nothing finalised it since.
 void finaliseMpiIfOurs();
 
-// A communicator of the world's ranks `worldRanks`, in that order (every rank when empty), made by those
-// ranks alone (MPI_Comm_create_group), so that torch's ranks outside a new group need not take part. The
-// caller frees it. Throws std::invalid_argument naming a rank out of range.
+// A communicator of the world's ranks `worldRanks`, in that order, made by those ranks alone
+// (MPI_Comm_create_group), so that torch's ranks outside a new group need not take part. The caller frees
+// it. Throws std::invalid_argument naming a rank out of range.
 MPI_Comm communicatorOf(const std::vector<int>& worldRanks);
 
 // This host's IPv4 interface addresses with their prefix lengths ("10.99.0.1/24"), loopback last.
