@@ -11,7 +11,7 @@ namespace ddl {
 namespace {
 
 // A profile's forward_s, backward_s (one per tensor) and optimizer_s: all three or none, adding up to its
-// iteration_s (to a part in a million: they are written rounded).
+// iteration_s.
 std::optional<MeasuredBreakdown> measuredBreakdown(const JsonReader& p, const nlohmann::json& profile, std::size_t tensors,
                                                    double iterationSeconds) {
   const int given = p.has(profile, "forward_s") + p.has(profile, "backward_s") + p.has(profile, "optimizer_s");
@@ -29,7 +29,7 @@ std::optional<MeasuredBreakdown> measuredBreakdown(const JsonReader& p, const nl
     breakdown.backwardSeconds.push_back(backward.at(i).number(list[i], 0, 1e6));
     total += breakdown.backwardSeconds.back();
   }
-  if (std::abs(total - iterationSeconds) > 1e-6 * iterationSeconds)
+  if (!phasesMakeTheIteration(total, iterationSeconds))
     p.at("iteration_s").fail(std::to_string(iterationSeconds) + ", but forward_s, backward_s and optimizer_s add up to " +
                              std::to_string(total));
   return breakdown;

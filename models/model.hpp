@@ -2,6 +2,7 @@
 // A model file (models/*.json): the gradient tensors in backprop order with their FLOPs, and measured
 // single-GPU iteration times per GPU type and batch size. It yields the TrainingWorkload of one GPU.
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ struct MeasuredBreakdown {
   std::vector<double> backwardSeconds;  // per gradient tensor, in backprop order: from the previous one's to its own
   double optimizerSeconds = 0;
 };
+
+// Whether measured phases adding up to `phasesSeconds` make an iteration of `iterationSeconds`: to a part in a
+// million, since both are written rounded.
+inline bool phasesMakeTheIteration(double phasesSeconds, double iterationSeconds) {
+  return std::abs(phasesSeconds - iterationSeconds) <= 1e-6 * iterationSeconds;
+}
 
 struct ModelProfile {
   std::string gpu;

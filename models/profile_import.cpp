@@ -1,6 +1,5 @@
 #include "models/profile_import.hpp"
 
-#include <cmath>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -44,7 +43,7 @@ nlohmann::json modelFromProfile(const nlohmann::json& profile, const std::string
     total += seconds;
     parameters += elements;
   }
-  if (std::abs(total - iteration) > 1e-6 * iteration)
+  if (!phasesMakeTheIteration(total, iteration))
     root.at("iteration_s").fail(std::to_string(iteration) + ", but forward_s, the gradients' backward_s and optimizer_s add up to " +
                                 std::to_string(total));
 
