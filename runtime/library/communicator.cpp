@@ -1,7 +1,5 @@
 #include "runtime/library/communicator.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -20,8 +18,11 @@
 namespace ddl {
 namespace {
 
-// The scatter of a broadcast goes on a tag of its own, below the watchdog's and above any schedule's.
+// The communicator's own messages go on channels of their own, above any schedule's and below the MPI
+// watchdog's tags: the scatter of a broadcast, and the gather-and-answer of agreements and barriers.
 constexpr Channel kScatterChannel = SilenceWatchdog::kFirstReservedTag - 1;
+constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 2;
+constexpr Channel kFirstCommunicatorChannel = kAgreementChannel;
 // Programs kept per communicator: a framework's gradient buckets come in a few sizes.
 constexpr std::size_t kKeptPrograms = 64;
 
@@ -47,19 +48,13 @@ bool Completion::done() {
   return done_;
 }
 
-Communicator::Communicator(MPI_Comm parent) {
-  MPI_Comm_dup(parent, &communicator_);
-  MPI_Comm_rank(communicator_, &rank_);
-  MPI_Comm_size(communicator_, &size_);
-  transport_ = std::make_unique<MpiTransport>(communicator_);
+Communicator::Communicator(std::unique_ptr<Transport> transport, bool threaded)
+    : rank_(transport->rank()), size_(transport->size()), transport_(std::move(transport)), threaded_(threaded) {
   runner_ = std::make_unique<ProgramRunner>(*transport_, RunOptions{.pieceBytes = RunOptions{}.pieceBytes, .timeout = timeout_});
   const AlgorithmDefinition& ring = findAlgorithm(CollectiveKind::Allreduce, "ring");
   choices_[CollectiveKind::Allreduce] = {AlgorithmChoice{&ring, {}}, nullptr, nullptr};
   const AlgorithmDefinition& ringGather = findAlgorithm(CollectiveKind::AllGather, "ring");
   choices_[CollectiveKind::AllGather] = {AlgorithmChoice{&ringGather, {}}, nullptr, nullptr};
-  int provided = MPI_THREAD_SINGLE;
-  MPI_Query_thread(&provided);
-  threaded_ = provided == MPI_THREAD_MULTIPLE;
   if (threaded_) worker_ = std::thread([this] { workLoop(); });
 }
 
@@ -74,7 +69,6 @@ Communicator::~Communicator() {
   }
   runner_.reset();
   transport_.reset();
-  MPI_Comm_free(&communicator_);
 }
 
 void Communicator::setTimeout(double seconds) {
@@ -107,9 +101,7 @@ void Communicator::agreeOnChoice(CollectiveKind kind, const std::function<Collec
                                             : made->fixed.label();
     fingerprint = std::hash<std::string>{}(what) | 1;  // never 0, which stands for a refusal
   }
-  std::uint64_t lowest = fingerprint, highest = fingerprint;
-  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_UINT64_T, MPI_MIN, communicator_);
-  MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_UINT64_T, MPI_MAX, communicator_);
+  const auto [lowest, highest] = lowestAndHighest(fingerprint, "agreeing on the " + collectiveName(kind) + "'s choice");
   if (refusal) std::rethrow_exception(refusal);
   if (lowest == 0) throw InvalidArgument("comm", "another rank refused this choice, so none of them takes it");
   if (lowest != highest) throw InvalidArgument("comm", "the ranks chose differently (each rank must give the same choice)");
@@ -193,7 +185,7 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
   int channels = 0;
   for (int stream = 0; stream < program->streamCount(); ++stream)
     channels = std::max(channels, static_cast<int>(program->streamKey(stream).channel) + 1);
-  if (channels > kScatterChannel)
+  if (channels > kFirstCommunicatorChannel)
     throw InvalidArgument("algorithm", label + " uses " + std::to_string(channels) + " channels, more than MPI tags allow");
   transport_->reserveChannels(channels);
   if (programs_.size() == kKeptPrograms) programs_.clear();
@@ -241,46 +233,65 @@ std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count
 }
 
 std::shared_ptr<Completion> Communicator::barrier() {
-  return issue([this] {
-    // Polled, so that a rank that never arrives ends the job at the timeout instead of hanging it.
-    MPI_Request request;
-    MPI_Ibarrier(communicator_, &request);
+  return issue([this] { runLowestAndHighest(0, "ddl_barrier: waiting for every rank to arrive"); });
+}
+
+std::pair<std::uint64_t, std::uint64_t> Communicator::lowestAndHighest(std::uint64_t value, const std::string& what) {
+  std::pair<std::uint64_t, std::uint64_t> result;
+  issue([&] { result = runLowestAndHighest(value, what); })->wait();
+  return result;
+}
+
+std::pair<std::uint64_t, std::uint64_t> Communicator::runLowestAndHighest(std::uint64_t value, const std::string& what) {
+  std::uint64_t extremes[2] = {value, value};
+  if (rank_ == 0) {
+    std::vector<std::uint64_t> values(static_cast<std::size_t>(size_), value);
+    std::vector<RequestId> received;
+    for (Rank r = 1; r < size_; ++r)
+      received.push_back(transport_->postReceive(r, kAgreementChannel, &values[static_cast<std::size_t>(r)], sizeof value));
+    waitForAll(std::move(received), what);
+    extremes[0] = *std::min_element(values.begin(), values.end());
+    extremes[1] = *std::max_element(values.begin(), values.end());
+    std::vector<RequestId> sent;
+    for (Rank r = 1; r < size_; ++r) sent.push_back(transport_->postSend(r, kAgreementChannel, extremes, sizeof extremes));
+    waitForAll(std::move(sent), what);
+  } else {
+    waitForAll({transport_->postSend(0, kAgreementChannel, &value, sizeof value),
+                transport_->postReceive(0, kAgreementChannel, extremes, sizeof extremes)},
+               what);
+  }
+  return {extremes[0], extremes[1]};
+}
+
+void Communicator::waitForAll(std::vector<RequestId> requests, const std::string& what) {
+  std::set<RequestId> pending(requests.begin(), requests.end());
+  // A peer silent past the timeout ends the job (the transport throws at the deadline): a receive posted
+  // into a buffer of the caller's, or of this frame's, must never outlive the call.
+  try {
     const auto deadline = std::chrono::steady_clock::now() + timeout_;
-    for (int done = 0;;) {
-      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-      if (done) return;
-      if (std::chrono::steady_clock::now() > deadline)
-        transport_->abortJob("ddl_barrier: some rank did not arrive within " + std::to_string(timeout_.count() / 1000) + " s");
-      sched_yield();
-    }
-  });
+    while (!pending.empty())
+      for (const RequestId id : transport_->waitSome(deadline)) pending.erase(id);
+  } catch (const std::exception& error) {
+    transport_->abortJob(what + ": " + error.what());
+  }
 }
 
 void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Rank root) {
   const std::size_t elementBytes = sizeOf(type);
-  std::set<RequestId> pending;
+  std::vector<RequestId> pending;
   auto blockAt = [&](Rank r) { return blockOf({0, count}, size_, r); };
   if (rank_ == root) {
     for (Rank r = 0; r < size_; ++r) {
       const Range block = blockAt(r);
       if (r == root || block.empty()) continue;
-      pending.insert(transport_->postSend(r, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
+      pending.push_back(transport_->postSend(r, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
                                           static_cast<std::size_t>(block.count) * elementBytes));
     }
   } else if (const Range block = blockAt(rank_); !block.empty()) {
-    pending.insert(transport_->postReceive(root, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
+    pending.push_back(transport_->postReceive(root, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
                                            static_cast<std::size_t>(block.count) * elementBytes));
   }
-  // A peer silent past the timeout ends the job (the transport throws at the deadline): the receive posted
-  // into the caller's buffer must never outlive this call.
-  try {
-    while (!pending.empty()) {
-      const std::vector<RequestId> done = transport_->waitSome(std::chrono::steady_clock::now() + timeout_);
-      for (const RequestId id : done) pending.erase(id);
-    }
-  } catch (const std::exception& error) {
-    transport_->abortJob("the scatter of a broadcast from rank " + std::to_string(root) + ": " + error.what());
-  }
+  waitForAll(std::move(pending), "the scatter of a broadcast from rank " + std::to_string(root));
 }
 
 std::shared_ptr<Completion> Communicator::issue(std::function<void()> work) {

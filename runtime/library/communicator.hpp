@@ -1,13 +1,14 @@
 #pragma once
-// What a ddl_comm of the C API (include/ddlscale/ddlscale.h) is: the ranks of an MPI communicator of its
-// own, the algorithm chosen for each collective, and the executor that runs their programs over MPI
-// point-to-point messages. Collectives are checked and their programs built in the caller's thread, so
-// that a bad argument is the caller's error before anything runs; they run in the order issued, on the
-// communicator's own thread where MPI allows threads to call it at once (MPI_THREAD_MULTIPLE), otherwise
-// in the caller's.
+// What a ddl_comm of the C API (include/ddlscale/ddlscale.h) is: a transport of its own (MPI point-to-point
+// on a duplicate of the caller's communicator, or TCP connections of a job without MPI), the algorithm
+// chosen for each collective, and the executor that runs their programs over that transport. Collectives
+// are checked and their programs built in the caller's thread, so that a bad argument is the caller's error
+// before anything runs; they run in the order issued, on the communicator's own thread where the transport
+// may be driven from one (MPI_THREAD_MULTIPLE, or TCP), otherwise in the caller's. What the communicator
+// needs of the ranks together (agreeing on a choice, a barrier) it does with messages of its own, on
+// channels above any schedule's, so any transport serves.
 
-#include <mpi.h>
-
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -17,11 +18,13 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
-#include "runtime/mpi/mpi_transport.hpp"
+#include "runtime/transport.hpp"
 #include "runtime/program_runner.hpp"
 
 namespace ddl {
@@ -52,9 +55,12 @@ struct CollectiveChoice {
 
 class Communicator {
  public:
-  // Collective over `parent`'s ranks, which it duplicates.
-  explicit Communicator(MPI_Comm parent);
-  // Waits for what is in flight, then frees the duplicate (collective).
+  // How long a wait may pass with nothing arriving, until ddl_comm_set_timeout says otherwise.
+  static constexpr std::chrono::milliseconds kDefaultTimeout{30'000};
+
+  // Over `transport`'s ranks; `threaded`: collectives may run on a thread of the communicator's own.
+  Communicator(std::unique_ptr<Transport> transport, bool threaded);
+  // Waits for what is in flight, then frees the transport.
   ~Communicator();
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
@@ -87,13 +93,19 @@ class Communicator {
   void workLoop();
   // Rank `root` sends block r of `buffer` to rank r and waits until every block is where it goes.
   void scatterBlocks(char* buffer, Elements count, DataType type, Rank root);
+  // The lowest and the highest of every rank's `value`, gathered at rank 0 and sent back: in the
+  // communicator's order (on the worker, if any). A rank silent past the timeout ends the job with a
+  // message that starts with `what`.
+  std::pair<std::uint64_t, std::uint64_t> lowestAndHighest(std::uint64_t value, const std::string& what);
+  std::pair<std::uint64_t, std::uint64_t> runLowestAndHighest(std::uint64_t value, const std::string& what);  // in order
+  // Waits for every one of `requests`, or ends the job at the timeout with a message naming `what`.
+  void waitForAll(std::vector<RequestId> requests, const std::string& what);
 
-  MPI_Comm communicator_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
-  std::unique_ptr<MpiTransport> transport_;
+  std::unique_ptr<Transport> transport_;
   std::unique_ptr<ProgramRunner> runner_;  // used by the worker (or the caller without one) only
-  std::chrono::milliseconds timeout_{30'000};
+  std::chrono::milliseconds timeout_ = kDefaultTimeout;
   std::map<CollectiveKind, CollectiveChoice> choices_;
   // By collective, elements, element bytes and the chosen configuration's label.
   std::map<std::tuple<CollectiveKind, Elements, int, std::string>, std::shared_ptr<const Program>> programs_;

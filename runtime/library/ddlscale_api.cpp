@@ -10,6 +10,9 @@
 
 #include "common/invalid_argument.hpp"
 #include "runtime/library/communicator.hpp"
+#include "runtime/mpi/mpi_transport.hpp"
+#include "runtime/tcp/tcp_mesh.hpp"
+#include "runtime/tcp/tcp_transport.hpp"
 
 struct ddl_comm_s {
   std::unique_ptr<ddl::Communicator> communicator;
@@ -149,7 +152,22 @@ ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm) {
     int inter = 0;
     MPI_Comm_test_inter(mpi_comm, &inter);
     if (inter) throw ddl::InvalidArgument("mpi_comm", "an inter-communicator");
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(mpi_comm)};
+    int threads = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&threads);
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm),
+                                                               threads == MPI_THREAD_MULTIPLE)};
+  });
+}
+
+ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_comm* comm) {
+  return guarded("ddl_comm_init_tcp", [&] {
+    if (!comm) throw ddl::InvalidArgument("comm", "a null pointer");
+    if (size < 1) throw ddl::InvalidArgument("size", std::to_string(size) + ": a job has at least one rank");
+    if (rank < 0 || rank >= size) throw ddl::InvalidArgument("rank", std::to_string(rank) + " is not one of 0.." + std::to_string(size - 1));
+    const ddl::tcp::Endpoint root = ddl::tcp::parseEndpoint(text(root_address, "root_address"), "root_address");
+    const auto deadline = ddl::tcp::Clock::now() + ddl::Communicator::kDefaultTimeout;
+    auto transport = std::make_unique<ddl::TcpTransport>(rank, ddl::tcp::connectMesh(rank, size, root, deadline));
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(transport), true)};
   });
 }
 

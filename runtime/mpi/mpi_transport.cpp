@@ -7,6 +7,7 @@
 #include <set>
 
 #include "runtime/host_reduce.hpp"
+#include "runtime/pending_messages.hpp"
 
 namespace ddl {
 
@@ -14,6 +15,18 @@ MpiTransport::MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog)
     : communicator_(communicator), watchdog_(watchdog) {
   MPI_Comm_rank(communicator_, &rank_);
   MPI_Comm_size(communicator_, &size_);
+}
+
+std::unique_ptr<MpiTransport> MpiTransport::overDuplicateOf(MPI_Comm parent) {
+  MPI_Comm duplicate = MPI_COMM_NULL;
+  MPI_Comm_dup(parent, &duplicate);
+  auto transport = std::make_unique<MpiTransport>(duplicate);
+  transport->ownsCommunicator_ = true;
+  return transport;
+}
+
+MpiTransport::~MpiTransport() {
+  if (ownsCommunicator_) MPI_Comm_free(&communicator_);
 }
 
 int MpiTransport::checkedCount(std::size_t bytes) const {
@@ -64,18 +77,9 @@ std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_po
 }
 
 std::string MpiTransport::describePending() const {
-  std::set<int> sendingTo, receivingFrom;
+  std::set<Rank> sendingTo, receivingFrom;
   for (int peer : peers_) (peer > 0 ? sendingTo : receivingFrom).insert(peer > 0 ? peer - 1 : -1 - peer);
-  auto list = [](const std::set<int>& ranks) {
-    std::string text;
-    for (int rank : ranks) text += (text.empty() ? "" : ", ") + std::to_string(rank);
-    return text;
-  };
-  std::string text = std::to_string(requests_.size()) + (requests_.size() == 1 ? " message still waits" : " messages still wait") +
-                     " for its peer:";
-  if (!sendingTo.empty()) text += std::string(" sends to rank") + (sendingTo.size() > 1 ? "s " : " ") + list(sendingTo) + (receivingFrom.empty() ? "" : ";");
-  if (!receivingFrom.empty()) text += std::string(" receives from rank") + (receivingFrom.size() > 1 ? "s " : " ") + list(receivingFrom);
-  return text;
+  return describePendingMessages(requests_.size(), sendingTo, receivingFrom);
 }
 
 namespace {

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/transport.hpp"
 
@@ -16,6 +18,12 @@ class MpiTransport final : public Transport {
  public:
   // MPI must be initialised; the transport does not own the communicator.
   explicit MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
+  // A transport over a duplicate of `parent` that it owns and frees (collective over `parent`'s ranks):
+  // a library's messages never meet its caller's.
+  static std::unique_ptr<MpiTransport> overDuplicateOf(MPI_Comm parent);
+  ~MpiTransport() override;
+  MpiTransport(const MpiTransport&) = delete;
+  MpiTransport& operator=(const MpiTransport&) = delete;
 
   Rank rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -36,6 +44,7 @@ class MpiTransport final : public Transport {
   std::string describePending() const;
 
   MPI_Comm communicator_;
+  bool ownsCommunicator_ = false;
   SilenceWatchdog* watchdog_;
   Rank rank_ = 0;
   int size_ = 1;

@@ -40,7 +40,7 @@ ALLOWED = {
 # runtime/'s layers, lowest first: a folder includes only folders of its own layer or lower ones.
 RUNTIME_LAYERS = [
     {"runtime", "runtime/compute"},
-    {"runtime/mpi", "runtime/in_process", "runtime/cuda"},
+    {"runtime/mpi", "runtime/in_process", "runtime/tcp", "runtime/cuda"},
     {"runtime/cuda_peer", "runtime/nccl"},
     {"runtime/launch"},
     {"runtime/bench"},

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # libddlscale as a framework meets it: installed by `cmake --install` into a prefix of its own, the example
 # program (runtime/library/example) is built against the installed package twice, with CMake's
-# find_package(ddlscale) and with pkg-config, and each build runs under mpirun and must leave every rank
-# with exact results; where the PyTorch backend was built, its installed package trains DDP as gloo does.
+# find_package(ddlscale) and with pkg-config, and each build runs under mpirun (and once over TCP, without
+# it) and must leave every rank with exact results; where the PyTorch backend was built, its installed package trains DDP as gloo does.
 #
 #   installed_package_test.sh BUILD_DIR SOURCE_DIR MPIRUN [MPIRUN FLAGS...]
 set -euo pipefail
@@ -28,6 +28,14 @@ cmake -S "$source/runtime/library/example" -B "$work/cmake-build" -DCMAKE_PREFIX
 cmake --build "$work/cmake-build" > "$work/build.log"
 "${mpirun[@]}" -np 4 "$work/cmake-build/allreduce_example" ddl dims=2x2 < /dev/null
 "${mpirun[@]}" -np 3 "$work/cmake-build/allreduce_example" halving-doubling < /dev/null
+# Without MPI: one process per rank, rank 0 listening on a port that was free a moment ago; every rank must
+# exit 0 (its own result exact).
+port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+ranks=()
+for rank in 0 1 2; do
+  "$work/cmake-build/allreduce_example" --tcp "$rank" 3 "127.0.0.1:$port" ddl dims=3 < /dev/null & ranks+=($!)
+done
+for pid in "${ranks[@]}"; do wait "$pid"; done
 
 # pkg-config: the flags alone, as a Makefile would take them.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"

@@ -5,14 +5,19 @@
 // options, a tuning table or a schedule file; and every bad argument is DDL_INVALID_ARGUMENT with a
 // message naming it, having touched nothing.
 //
-//   mpirun -np P library_api_tests [--thread-single]
+//   mpirun -np P library_api_tests [--thread-single | --tcp]
 // With --thread-single, MPI is initialised without MPI_THREAD_MULTIPLE, and collectives run in the caller.
+// With --tcp, every communicator is made by ddl_comm_init_tcp (MPI only tells the ranks where rank 0
+// listens), so every test runs over the TCP transport.
 
 #include <mpi.h>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -42,9 +47,33 @@ int worldSize() {
   return size;
 }
 
+bool overTcp = false;
+
+// Where rank 0 of a TCP communicator listens: a port free a moment ago, told to every rank.
+std::string rootAddress() {
+  char address[32] = {};
+  if (worldRank() == 0) {
+    const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in bound{};
+    bound.sin_family = AF_INET;
+    bound.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof bound;
+    ::bind(probe, reinterpret_cast<sockaddr*>(&bound), sizeof bound);
+    ::getsockname(probe, reinterpret_cast<sockaddr*>(&bound), &length);
+    ::close(probe);
+    std::snprintf(address, sizeof address, "127.0.0.1:%d", ntohs(bound.sin_port));
+  }
+  MPI_Bcast(address, sizeof address, MPI_CHAR, 0, MPI_COMM_WORLD);
+  return address;
+}
+
+ddl_result makeCommunicator(ddl_comm* comm) {
+  return overTcp ? ddl_comm_init_tcp(worldRank(), worldSize(), rootAddress().c_str(), comm) : ddl_comm_init_mpi(MPI_COMM_WORLD, comm);
+}
+
 class LibraryApi : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_EQ(ddl_comm_init_mpi(MPI_COMM_WORLD, &comm_), DDL_SUCCESS) << ddl_last_error(); }
+  void SetUp() override { ASSERT_EQ(makeCommunicator(&comm_), DDL_SUCCESS) << ddl_last_error(); }
   void TearDown() override { EXPECT_EQ(ddl_comm_destroy(comm_), DDL_SUCCESS); }
   ddl_comm comm_ = nullptr;
   const int rank_ = worldRank();
@@ -279,10 +308,34 @@ TEST(LibraryInit, RefusesANullCommunicator) {
   EXPECT_EQ(ddl_comm_destroy(nullptr), DDL_SUCCESS);
 }
 
+TEST(LibraryInit, RefusesTcpArgumentsThatNameNoRankOrNoAddressBeforeConnecting) {
+  ddl_comm comm = nullptr;
+  expectRefused(ddl_comm_init_tcp(0, 0, "127.0.0.1:29500", &comm), "ddl_comm_init_tcp: size: 0");
+  expectRefused(ddl_comm_init_tcp(2, 2, "127.0.0.1:29500", &comm), "ddl_comm_init_tcp: rank: 2 is not one of 0..1");
+  expectRefused(ddl_comm_init_tcp(-1, 2, "127.0.0.1:29500", &comm), "rank");
+  expectRefused(ddl_comm_init_tcp(0, 2, nullptr, &comm), "root_address: a null string");
+  expectRefused(ddl_comm_init_tcp(0, 2, "127.0.0.1", &comm), "root_address: '127.0.0.1' is not host:port");
+  expectRefused(ddl_comm_init_tcp(0, 2, "127.0.0.1:70000", &comm), "root_address: port 70000");
+  expectRefused(ddl_comm_init_tcp(0, 1, "127.0.0.1:29500", nullptr), "comm: a null pointer");
+  EXPECT_EQ(comm, nullptr);
+}
+
+TEST(LibraryInit, TcpRanksThatDisagreeOnTheSizeAllFailNamingIt) {
+  if (worldSize() < 2) GTEST_SKIP() << "needs two ranks";
+  ddl_comm comm = nullptr;
+  const std::string address = rootAddress();  // every rank, collectively
+  const int size = worldRank() == 1 ? worldSize() + 1 : worldSize();
+  expectRefused(ddl_comm_init_tcp(worldRank(), size, address.c_str(), &comm), "size: rank 1 (from 127.0.0.1:");
+  EXPECT_NE(std::string(ddl_last_error()).find("says the job has " + std::to_string(worldSize() + 1) + " ranks"), std::string::npos)
+      << ddl_last_error();
+  EXPECT_EQ(comm, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool single = argc > 1 && std::strcmp(argv[argc - 1], "--thread-single") == 0;
+  overTcp = argc > 1 && std::strcmp(argv[argc - 1], "--tcp") == 0;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, single ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &provided);
   if (!single && provided != MPI_THREAD_MULTIPLE) {

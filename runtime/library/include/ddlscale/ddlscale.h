@@ -1,17 +1,22 @@
 /* ddlscale's library: the collectives of ddlrun, called from a training framework's own processes.
  *
  * In the spirit of PowerAI DDL's ddl_init / ddl_allreduce: a program that already runs under MPI makes a
- * communicator from an MPI communicator, chooses an algorithm per collective (by name with its options, by
+ * communicator from an MPI communicator, and one started by another launcher (torchrun, Slurm, a script)
+ * from its rank, the job's size and rank 0's address, over TCP; it chooses an algorithm per collective (by name with its options, by
  * a tuning table that `ddlsim tune` wrote, or from a schedule file that `ddlsim schedule --json` wrote),
  * and calls allreduce, all-gather, broadcast and barrier on host memory, synchronously or with a request to
  * wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
- * MPI point-to-point messages.
+ * MPI point-to-point messages or TCP connections.
  *
  *   ddl_comm comm;
  *   if (ddl_comm_init_mpi(MPI_COMM_WORLD, &comm) != DDL_SUCCESS) fprintf(stderr, "%s\n", ddl_last_error());
  *   ddl_comm_set_algorithm(comm, DDL_ALLREDUCE, "ddl", "dims=4x16x4");
  *   ddl_allreduce(comm, gradients, gradients, count, DDL_FLOAT32);   (in place)
  *   ddl_comm_destroy(comm);                                            (before MPI_Finalize)
+ *
+ * or, without MPI, in each of the job's processes:
+ *
+ *   ddl_comm_init_tcp(rank, size, "10.0.0.1:29500", &comm);            (rank 0 listens there)
  *
  * Build against it with CMake (find_package(ddlscale) and the target ddlscale::ddlscale) or pkg-config
  * (`pkg-config --cflags --libs ddlscale`).
@@ -21,14 +26,16 @@
  * is found before anything runs: this rank ran nothing and touched no buffer. (Bad arguments that differ
  * between ranks, a count one rank gives and another does not, are the caller's error, as in MPI.) A peer that stops answering for longer than the timeout (ddl_comm_set_timeout,
  * 30 s by default) ends the whole MPI job through MPI_Abort, with a message naming the wait, as ddlrun
- * does: the other ranks cannot be left waiting in a collective that will never complete.
+ * does: the other ranks cannot be left waiting in a collective that will never complete. Over TCP the
+ * rank that gives up ends its own process (status 3) after closing its connections, and every rank that
+ * then waits on it ends too, so the job ends: a launcher that watches its processes sees each fail.
  *
- * Threads: calls on one communicator may come from any thread MPI allows to call it, one at a time, and every rank must issue the
- * communicator's collectives in the same order, as in MPI. Where MPI was initialised with
- * MPI_THREAD_MULTIPLE, each communicator runs its collectives on a thread of its own, in the order they
- * were issued, so that the caller can compute while one is in flight (ddl_iallreduce, then ddl_wait).
- * Otherwise each collective runs in the calling thread when it is issued, and its request is complete when
- * the call returns.
+ * Threads: calls on one communicator may come from any thread MPI allows to call it, one at a time, and
+ * every rank must issue the communicator's collectives in the same order, as in MPI. Where MPI was
+ * initialised with MPI_THREAD_MULTIPLE, and always over TCP, each communicator runs its collectives on a
+ * thread of its own, in the order they were issued, so that the caller can compute while one is in flight
+ * (ddl_iallreduce, then ddl_wait). Otherwise each collective runs in the calling thread when it is issued,
+ * and its request is complete when the call returns.
  */
 #ifndef DDLSCALE_DDLSCALE_H
 #define DDLSCALE_DDLSCALE_H
@@ -92,6 +99,15 @@ DDL_API const char* ddl_last_error(void);
  * of `mpi_comm` calls it. The library duplicates `mpi_comm`, so its messages never meet the caller's. MPI
  * must be initialised, and stay so until ddl_comm_destroy. Every collective starts as "ring". */
 DDL_API ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm);
+
+/* A communicator over TCP, for a job without MPI: each of the job's `size` processes calls it with its own
+ * `rank` (0 .. size-1) and the same `root_address`, "host:port" (IPv4, a name or dotted), where rank 0
+ * listens and the others connect; then every two ranks connect to each other. It returns once every rank
+ * has come, waiting up to 30 s for the last one. Where the ranks disagree (two give the same rank, or
+ * another size) every rank that came fails alike with DDL_INVALID_ARGUMENT naming the rank; a rank that
+ * never comes, or an address rank 0 cannot listen at, fails with DDL_INTERNAL_ERROR naming the wait.
+ * Messages go in this machine's byte order: the ranks run one build on one kind of machine. */
+DDL_API ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_comm* comm);
 
 /* Collective: waits for the communicator's collectives still in flight, then frees it. Null is ignored. */
 DDL_API ddl_result ddl_comm_destroy(ddl_comm comm);

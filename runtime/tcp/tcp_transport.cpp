@@ -1,0 +1,243 @@
+#include "runtime/tcp/tcp_transport.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "runtime/host_reduce.hpp"
+#include "runtime/pending_messages.hpp"
+
+namespace ddl {
+namespace {
+
+std::string rankName(Rank rank) { return "rank " + std::to_string(rank); }
+
+bool wouldBlock(int error) { return error == EAGAIN || error == EWOULDBLOCK; }
+bool connectionLost(int error) { return error == EPIPE || error == ECONNRESET || error == ETIMEDOUT; }
+
+// One read or write moves at most this much: sockets take a few MiB at a time anyway, and the other
+// peers' connections get their turn in between.
+constexpr std::size_t kMostPerCall = std::size_t{1} << 26;
+
+}  // namespace
+
+TcpTransport::TcpTransport(Rank rank, std::vector<tcp::Socket> links) : rank_(rank), peers_(links.size()) {
+  for (std::size_t r = 0; r < links.size(); ++r) peers_[r].socket = std::move(links[r]);
+}
+
+TcpTransport::Peer& TcpTransport::checkedPeer(Rank peer, const char* what) {
+  if (peer < 0 || peer >= size() || peer == rank_)
+    throw TransportError(std::string(what) + " to or from " + rankName(peer) + ", which is not a peer of " + rankName(rank_) +
+                         " in a job of " + std::to_string(size()));
+  return peers_[static_cast<std::size_t>(peer)];
+}
+
+RequestId TcpTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
+  Peer& to = checkedPeer(peer, "a send");
+  if (to.closed) throw TransportError("a send to " + rankName(peer) + ", which has closed its connection (it ended or failed)");
+  to.outgoing.push_back(Outgoing{Header{static_cast<std::uint32_t>(channel), 0, bytes}, static_cast<const char*>(data), 0, next_});
+  ++pending_;
+  // A message goes out at once where the socket takes it: a small one never waits for the next waitSome.
+  if (to.outgoing.size() == 1) write(peer, to);
+  return next_++;
+}
+
+RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
+  Peer& from = checkedPeer(peer, "a receive");
+  const RequestId id = next_++;
+  auto early = from.early.find(channel);
+  if (early == from.early.end() || early->second.empty()) {
+    if (from.closed)
+      throw TransportError("a receive from " + rankName(peer) + ", which has closed its connection (it ended or failed)");
+    from.receives[channel].push_back(Receive{static_cast<char*>(data), bytes, id});
+    ++pending_;
+    return id;
+  }
+  Early& message = early->second.front();
+  if (message.bytes.size() != bytes)
+    throw TransportError(rankName(peer) + " sent " + std::to_string(message.bytes.size()) + " bytes on channel " +
+                         std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(bytes));
+  if (message.complete) {
+    std::memcpy(data, message.bytes.data(), bytes);
+    finished_.push_back(id);
+  } else {
+    if (from.incoming.early != &message) throw TransportError("internal: an incomplete early message that is not being read");
+    // The message being read now (only the newest can be incomplete): its bytes so far move to the
+    // receive, and the rest is read straight into it.
+    Incoming& incoming = from.incoming;
+    std::memcpy(data, message.bytes.data(), incoming.read);
+    incoming.into = static_cast<char*>(data);
+    incoming.id = id;
+    incoming.early = nullptr;
+    ++pending_;
+  }
+  early->second.pop_front();
+  return id;
+}
+
+RequestId TcpTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
+  addInto(into, from, count, type);
+  finished_.push_back(next_);
+  return next_++;
+}
+
+bool TcpTransport::pendingWith(const Peer& peer) const {
+  if (!peer.outgoing.empty() || peer.incoming.headerRead > 0) return true;
+  return std::any_of(peer.receives.begin(), peer.receives.end(), [](const auto& channel) { return !channel.second.empty(); });
+}
+
+void TcpTransport::lost(Rank rank, Peer& peer, const std::string& how) {
+  if (pendingWith(peer))
+    throw TransportError(rankName(rank) + " " + how + " while " + rankName(rank_) + " had messages pending with it: it ended or failed");
+  peer.closed = true;
+  peer.socket.close();
+}
+
+void TcpTransport::write(Rank rank, Peer& peer) {
+  while (!peer.outgoing.empty()) {
+    Outgoing& message = peer.outgoing.front();
+    const std::size_t total = sizeof(Header) + message.header.bytes;
+    iovec pieces[2];
+    int count = 0;
+    if (message.written < sizeof(Header))
+      pieces[count++] = {reinterpret_cast<char*>(&message.header) + message.written, sizeof(Header) - message.written};
+    const std::size_t dataWritten = message.written > sizeof(Header) ? message.written - sizeof(Header) : 0;
+    if (dataWritten < message.header.bytes)
+      pieces[count++] = {const_cast<char*>(message.data) + dataWritten, std::min(message.header.bytes - dataWritten, kMostPerCall)};
+    msghdr header{};
+    header.msg_iov = pieces;
+    header.msg_iovlen = static_cast<std::size_t>(count);
+    const ssize_t sent = ::sendmsg(peer.socket.get(), &header, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (wouldBlock(errno)) return;
+      if (connectionLost(errno)) return lost(rank, peer, "reset its connection");
+      throw TransportError("writing to " + rankName(rank) + ": " + std::strerror(errno));
+    }
+    message.written += static_cast<std::size_t>(sent);
+    if (message.written < total) continue;
+    finished_.push_back(message.id);
+    --pending_;
+    peer.outgoing.pop_front();
+  }
+}
+
+void TcpTransport::startMessage(Rank rank, Peer& peer) {
+  Incoming& incoming = peer.incoming;
+  const Channel channel = static_cast<Channel>(incoming.header.channel);
+  auto posted = peer.receives.find(channel);
+  if (posted != peer.receives.end() && !posted->second.empty()) {
+    const Receive receive = posted->second.front();
+    if (receive.bytes != incoming.header.bytes)
+      throw TransportError(rankName(rank) + " sent " + std::to_string(incoming.header.bytes) + " bytes on channel " +
+                           std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
+    posted->second.pop_front();
+    incoming.into = receive.data;
+    incoming.id = receive.id;
+  } else {
+    Early& early = peer.early[channel].emplace_back();  // a deque: earlier ones stay where they are
+    early.bytes.resize(incoming.header.bytes);
+    incoming.into = early.bytes.data();
+    incoming.early = &early;
+  }
+}
+
+void TcpTransport::finishMessage(Peer& peer) {
+  Incoming& incoming = peer.incoming;
+  if (incoming.id >= 0) {
+    finished_.push_back(incoming.id);
+    --pending_;
+  } else {
+    incoming.early->complete = true;
+  }
+  incoming = Incoming{};
+}
+
+void TcpTransport::read(Rank rank, Peer& peer) {
+  for (;;) {
+    Incoming& incoming = peer.incoming;
+    const bool inHeader = incoming.headerRead < sizeof(Header);
+    char* into = inHeader ? reinterpret_cast<char*>(&incoming.header) + incoming.headerRead : incoming.into + incoming.read;
+    const std::size_t wanted = inHeader ? sizeof(Header) - incoming.headerRead : std::min(incoming.header.bytes - incoming.read, kMostPerCall);
+    const ssize_t got = ::recv(peer.socket.get(), into, wanted, MSG_DONTWAIT);
+    if (got == 0) return lost(rank, peer, "closed its connection");
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      if (wouldBlock(errno)) return;
+      if (connectionLost(errno)) return lost(rank, peer, "reset its connection");
+      throw TransportError("reading from " + rankName(rank) + ": " + std::strerror(errno));
+    }
+    if (inHeader) {
+      incoming.headerRead += static_cast<std::size_t>(got);
+      if (incoming.headerRead < sizeof(Header)) continue;
+      startMessage(rank, peer);
+    } else {
+      incoming.read += static_cast<std::size_t>(got);
+    }
+    if (incoming.read == incoming.header.bytes) finishMessage(peer);
+  }
+}
+
+void TcpTransport::progress() {
+  for (Rank r = 0; r < size(); ++r) {
+    Peer& peer = peers_[static_cast<std::size_t>(r)];
+    if (!peer.socket.valid()) continue;  // this rank, or a peer that has finished
+    write(r, peer);
+    if (peer.socket.valid()) read(r, peer);
+  }
+}
+
+void TcpTransport::sleepUntilReady(std::chrono::steady_clock::time_point deadline) {
+  std::vector<pollfd> watched;
+  for (const Peer& peer : peers_)
+    if (peer.socket.valid())
+      watched.push_back(pollfd{peer.socket.get(), static_cast<short>(POLLIN | (peer.outgoing.empty() ? 0 : POLLOUT)), 0});
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left < 0) throw TransportError(describePending());
+    // At least 1 ms: poll(0) would spin through the last millisecond.
+    const int ready = ::poll(watched.data(), watched.size(), static_cast<int>(std::clamp<long long>(left, 1, 1000)));
+    if (ready > 0) return;
+    if (ready < 0 && errno != EINTR) throw TransportError(std::string("poll: ") + std::strerror(errno));
+  }
+}
+
+std::vector<RequestId> TcpTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+  progress();
+  while (finished_.empty()) {
+    if (pending_ == 0) throw TransportError("waiting with nothing in flight");
+    sleepUntilReady(deadline);
+    progress();
+  }
+  return std::exchange(finished_, {});
+}
+
+std::string TcpTransport::describePending() const {
+  std::set<Rank> sendingTo, receivingFrom;
+  for (Rank r = 0; r < size(); ++r) {
+    const Peer& peer = peers_[static_cast<std::size_t>(r)];
+    if (!peer.outgoing.empty()) sendingTo.insert(r);
+    if (peer.incoming.id >= 0 ||
+        std::any_of(peer.receives.begin(), peer.receives.end(), [](const auto& channel) { return !channel.second.empty(); }))
+      receivingFrom.insert(r);
+  }
+  return describePendingMessages(pending_, sendingTo, receivingFrom);
+}
+
+void TcpTransport::abortJob(const std::string& message) {
+  std::fprintf(stderr, "ddlscale: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  // Closing every connection is how the peers learn of it: each fails its next wait on this rank and
+  // ends in turn, so the whole job ends, as MPI_Abort ends an MPI job.
+  for (Peer& peer : peers_) peer.socket.close();
+  std::_Exit(3);
+}
+
+}  // namespace ddl
