@@ -117,6 +117,16 @@ ProcessGroupDdlscale::ProcessGroupDdlscale(int rank, int size, const std::vector
   const ddl_result created = ddl_comm_init_mpi(members, &comm_);
   if (members != MPI_COMM_WORLD) MPI_Comm_free(&members);  // libddlscale has its own duplicate
   check(created);
+  adopt(timeout);
+}
+
+ProcessGroupDdlscale::ProcessGroupDdlscale(int rank, int size, const std::string& rootAddress, std::chrono::milliseconds timeout)
+    : ProcessGroup(rank, size) {
+  check(ddl_comm_init_tcp(rank, size, rootAddress.c_str(), &comm_));
+  adopt(timeout);
+}
+
+void ProcessGroupDdlscale::adopt(std::chrono::milliseconds timeout) {
   const double seconds = std::chrono::duration<double>(timeout).count();
   if (ddl_comm_set_timeout(comm_, seconds) != DDL_SUCCESS) {
     const std::string message = ddl_last_error();

@@ -1,7 +1,7 @@
 #pragma once
 // torch.distributed's process group over libddlscale: what DistributedDataParallel calls in PyTorch 1.13
 // (allreduce of each gradient bucket, broadcast of the module's state, all-gather of the parameters' shapes,
-// barrier), run by ddlscale's schedules on host memory over MPI, with the algorithm chosen per call by name
+// barrier), run by ddlscale's schedules on host memory over MPI or TCP, with the algorithm chosen per call by name
 // or by a tuning table, as ddlrun and ddlsim choose it.
 //
 // Every collective is issued in the caller's thread, in order, and completes on the group's completion
@@ -28,6 +28,9 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
   // This process as `rank` of `size`, over the MPI job's ranks `worldRanks` (every rank, in order, when empty),
   // which must be torch's global ranks too: launched by mpirun. Collective over those ranks.
   ProcessGroupDdlscale(int rank, int size, const std::vector<int>& worldRanks, std::chrono::milliseconds timeout);
+  // This process as `rank` of `size` over TCP, without MPI (ddl_comm_init_tcp): rank 0 listens at
+  // `rootAddress`, "host:port", and the others connect there. Collective over the group's ranks.
+  ProcessGroupDdlscale(int rank, int size, const std::string& rootAddress, std::chrono::milliseconds timeout);
   ~ProcessGroupDdlscale() override;
 
   const std::string getBackendName() const override { return "ddlscale"; }
@@ -55,6 +58,8 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
   static void shutdownAll();
 
  private:
+  // The constructors' common end: the timeout on the new communicator, and the group among the live ones.
+  void adopt(std::chrono::milliseconds timeout);
   // Issues one collective under the issue lock (so that requests queue in the order libddlscale runs them)
   // and hands its request to the completer; `issue` returns libddlscale's result and sets the request.
   // `buffers` are what it reads and writes, kept alive until it completes; `then` runs after it succeeded.

@@ -30,6 +30,13 @@ PYBIND11_MODULE(_C, module) {
              return c10::make_intrusive<ProcessGroupDdlscale>(rank, size, worldRanks, timeout);
            }),
            py::arg("rank"), py::arg("size"), py::arg("world_ranks"), py::arg("timeout_s"), release_gil())
+      .def(py::init([](int rank, int size, const std::string& rootAddress, double timeoutSeconds) {
+             const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(timeoutSeconds));
+             return c10::make_intrusive<ProcessGroupDdlscale>(rank, size, rootAddress, timeout);
+           }),
+           py::arg("rank"), py::arg("size"), py::arg("root_address"), py::arg("timeout_s"), release_gil(),
+           "This process as rank `rank` of `size` over TCP, without MPI: rank 0 listens at `root_address` "
+           "(\"host:port\"), the others connect there. Collective.")
       .def("set_algorithm", &ProcessGroupDdlscale::setAlgorithm, py::arg("collective"), py::arg("name"),
            py::arg("options") = "", release_gil(),
            "Collective: runs the collective's later calls with algorithm `name` and its options "

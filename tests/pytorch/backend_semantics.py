@@ -141,6 +141,17 @@ class Refusals(unittest.TestCase):
         self.refused(lambda: ddlscale_torch.choose_from_environment(None, both), "both")
 
 
+class Bootstrap(unittest.TestCase):
+    def test_mpirun_means_mpi_and_any_other_launcher_tcp_unless_told(self):
+        self.assertTrue(ddlscale_torch.launched_by_mpi({"OMPI_COMM_WORLD_SIZE": "2"}))
+        self.assertTrue(ddlscale_torch.launched_by_mpi({"PMI_SIZE": "2"}))
+        self.assertFalse(ddlscale_torch.launched_by_mpi({"RANK": "0", "WORLD_SIZE": "2"}))
+        self.assertFalse(ddlscale_torch.launched_by_mpi({"OMPI_COMM_WORLD_SIZE": "2", "DDLSCALE_BOOTSTRAP": "tcp"}))
+        self.assertTrue(ddlscale_torch.launched_by_mpi({"DDLSCALE_BOOTSTRAP": "mpi"}))
+        with self.assertRaisesRegex(ValueError, "DDLSCALE_BOOTSTRAP='ssh': give mpi or tcp"):
+            ddlscale_torch.launched_by_mpi({"DDLSCALE_BOOTSTRAP": "ssh"})
+
+
 class Choice(unittest.TestCase):
     def test_the_environment_chooses_the_new_groups_allreduce(self):
         os.environ[ddlscale_torch.ALGORITHM_VARIABLE] = "halving-doubling"

@@ -1,7 +1,9 @@
 """DistributedDataParallel over the "ddlscale" backend trains to the parameters it reaches over PyTorch's own
-gloo, for every allreduce algorithm that fits the job. Run by every rank of an MPI job:
+gloo, for every allreduce algorithm that fits the job. Run by every rank of an MPI job, or of a torchrun job
+(the ranks then meet over TCP, through torch's env:// rendezvous):
 
     mpirun -np 2 python3 ddp_matches_gloo.py      (PYTHONPATH: the build's runtime/pytorch)
+    python3 -m torch.distributed.run --standalone --nproc_per_node 2 ddp_matches_gloo.py
 
 Each algorithm trains the same model from the same seed on the same per-rank batches as gloo does. On 2 ranks
 every sum is of two numbers, whichever order the algorithm adds them in, so the parameters must be equal bit
@@ -83,7 +85,7 @@ def compare(label, ours, reference, exact):
 
 
 def main():
-    dist.init_process_group("ddlscale", init_method="ddlscale://")
+    dist.init_process_group("ddlscale", init_method="ddlscale://" if ddlscale_torch.launched_by_mpi() else None)
     rank, ranks = dist.get_rank(), dist.get_world_size()
     ours = dist.distributed_c10d._get_default_group()
     reference = train(dist.new_group(backend="gloo"), rank)
