@@ -673,6 +673,16 @@ CASES = [
           ("-b 0", ["-b", "0"], ["-b"]),
           ("a missing value", ["--nodes"], ["--nodes"]),
       ]],
+    *[Case(f"train_on_emulated_cluster: {name}", ["{source}/analysis/train_on_emulated_cluster", *flags, "--out", "{dir}/results"],
+           expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--node", "2"], ["--node"]),
+          ("0 nodes", ["--nodes", "0"], ["--nodes"]),
+          ("an unknown algorithm", ["--algorithms", "ring rnig"], ["--algorithms", "rnig"]),
+          ("an unknown transport", ["--transport", "udp"], ["--transport", "udp"]),
+          ("-w 0", ["-w", "0"], ["-w"]),
+          ("a missing value", ["--transport"], ["--transport"]),
+      ]],
     *[Case(f"validate_calibration: {name}", ["{source}/analysis/validate_calibration", *flags, "--out", "{dir}/results"], expect)
       for name, flags, expect in [
           ("an unknown option", ["--node", "2"], ["--node"]),

@@ -37,7 +37,7 @@ import torch
 import torch.distributed as dist
 import torch.nn as nn
 
-from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, workload
+from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, launched_by_mpi, workload
 
 
 def parse_arguments(argv):
@@ -245,7 +245,8 @@ def write(arguments, every, figures, ranks, baseline, algorithm, parameters, lab
              "collectives": collectives}
     results = {"source": "ddlscale_torch.train",
                "run": {"tool": "ddlscale_torch.train", "version": version, "commit": commit,
-                       "transport": "mpi" if arguments.backend == "ddlscale" else arguments.backend,
+                       "transport": arguments.backend if arguments.backend != "ddlscale"
+                       else "mpi" if launched_by_mpi() else "tcp",
                        "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp"},
                "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu-rank",
                "points": [point]}
