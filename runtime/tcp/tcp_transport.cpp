@@ -65,14 +65,14 @@ RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std:
     throw TransportError(rankName(peer) + " sent " + std::to_string(message.bytes.size()) + " bytes on channel " +
                          std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(bytes));
   if (message.complete) {
-    std::memcpy(data, message.bytes.data(), bytes);
+    if (bytes > 0) std::memcpy(data, message.bytes.data(), bytes);  // a null buffer may stand for none
     finished_.push_back(id);
   } else {
     if (from.incoming.early != &message) throw TransportError("internal: an incomplete early message that is not being read");
     // The message being read now (only the newest can be incomplete): its bytes so far move to the
     // receive, and the rest is read straight into it.
     Incoming& incoming = from.incoming;
-    std::memcpy(data, message.bytes.data(), incoming.read);
+    if (incoming.read > 0) std::memcpy(data, message.bytes.data(), incoming.read);
     incoming.into = static_cast<char*>(data);
     incoming.id = id;
     incoming.early = nullptr;
