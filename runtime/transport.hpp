@@ -52,6 +52,10 @@ class Transport {
   // it gets one communicator per channel); most need nothing.
   virtual void reserveChannels(int channels) { (void)channels; }
 
+  // Called in a thread other than the one that made this transport, before that thread drives it: the GPU
+  // transports make their device current there (CUDA's current device is a thread's own).
+  virtual void adoptThread() {}
+
   // The memory this transport moves data in: host memory, or this rank's GPU. Buffers and receive
   // staging are allocated here; upload and download move bytes between it and the host.
   virtual bool memoryIsHost() const { return true; }

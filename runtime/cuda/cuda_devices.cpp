@@ -21,6 +21,15 @@ int cudaDevices(std::string* why) {
   return devices;
 }
 
+bool isDeviceMemory(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+}
+
 void requireCudaDevice(std::string_view transport) {
   std::string why;
   if (cudaDevices(&why) == 0) throw InvalidArgument("--transport", "'" + std::string(transport) + "' needs a CUDA GPU: " + why);

@@ -15,6 +15,10 @@ void requireCudaDevice(std::string_view transport);
 // " 0 [0000:04:00] NVIDIA H200": the device's number, PCI address and name, as nccl-tests names it.
 std::string describeCudaDevice(int device);
 
+// Whether kernels and copies read `pointer` as GPU memory (a device or managed allocation); false for host
+// memory, pinned or not, and wherever CUDA cannot say.
+bool isDeviceMemory(const void* pointer);
+
 // The free memory of the visible device that has the least (cudaMemGetInfo); 0 where there is none.
 double smallestFreeGpuMemoryBytes();
 

@@ -18,11 +18,21 @@
 namespace ddl {
 namespace {
 
-// The communicator's own messages go on channels of their own, above any schedule's and below the MPI
-// watchdog's tags: the scatter of a broadcast, and the gather-and-answer of agreements and barriers.
-constexpr Channel kScatterChannel = SilenceWatchdog::kFirstReservedTag - 1;
-constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 2;
-constexpr Channel kFirstCommunicatorChannel = kAgreementChannel;
+// The gather-and-answer of agreements and barriers goes on a channel of its own, above any schedule's and
+// below the MPI watchdog's tags. The scatter of a broadcast goes on channel 0, as the all-gather after it
+// does: messages of one channel between two ranks are matched in the order posted, and a rank posts the
+// all-gather's only once its scatter is done. (NCCL makes a communicator per channel up to the highest.)
+constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 1;
+constexpr Channel kScatterChannel = 0;
+
+// The channels `program` sends and receives on: 0 .. the result - 1.
+int channelsOf(const Program& program) {
+  int channels = 0;
+  for (int stream = 0; stream < program.streamCount(); ++stream)
+    channels = std::max(channels, static_cast<int>(program.streamKey(stream).channel) + 1);
+  return channels;
+}
+
 // Programs kept per communicator: a framework's gradient buckets come in a few sizes.
 constexpr std::size_t kKeptPrograms = 64;
 
@@ -30,7 +40,7 @@ std::string collectiveName(CollectiveKind kind) { return kind == CollectiveKind:
 
 }  // namespace
 
-void Completion::finish(int result, std::string message) {
+void CollectiveOutcome::finish(int result, std::string message) {
   std::lock_guard lock(mutex_);
   result_ = result;
   message_ = std::move(message);
@@ -38,18 +48,22 @@ void Completion::finish(int result, std::string message) {
   finished_.notify_all();
 }
 
-void Completion::wait() {
+void CollectiveOutcome::wait() {
   std::unique_lock lock(mutex_);
   finished_.wait(lock, [&] { return done_; });
 }
 
-bool Completion::done() {
+bool CollectiveOutcome::done() {
   std::lock_guard lock(mutex_);
   return done_;
 }
 
-Communicator::Communicator(std::unique_ptr<Transport> transport, bool threaded)
-    : rank_(transport->rank()), size_(transport->size()), transport_(std::move(transport)), threaded_(threaded) {
+Communicator::Communicator(std::unique_ptr<Transport> transport, bool threaded, std::unique_ptr<Transport> control)
+    : rank_(transport->rank()),
+      size_(transport->size()),
+      transport_(std::move(transport)),
+      control_(std::move(control)),
+      threaded_(threaded) {
   runner_ = std::make_unique<ProgramRunner>(*transport_, RunOptions{.pieceBytes = RunOptions{}.pieceBytes, .timeout = timeout_});
   const AlgorithmDefinition& ring = findAlgorithm(CollectiveKind::Allreduce, "ring");
   choices_[CollectiveKind::Allreduce] = {AlgorithmChoice{&ring, {}}, nullptr, nullptr};
@@ -69,6 +83,7 @@ Communicator::~Communicator() {
   }
   runner_.reset();
   transport_.reset();
+  control_.reset();  // last: the data transport may use its MPI communicator
 }
 
 void Communicator::setTimeout(double seconds) {
@@ -182,29 +197,27 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
   if (auto found = programs_.find(key); found != programs_.end()) return found->second;
   auto program = std::make_shared<const Program>(choice.schedule ? choice.schedule->program(rank_)
                                                                  : makeSchedule(*chosen.algorithm, spec, chosen.options).program(rank_));
-  int channels = 0;
-  for (int stream = 0; stream < program->streamCount(); ++stream)
-    channels = std::max(channels, static_cast<int>(program->streamKey(stream).channel) + 1);
-  if (channels > kFirstCommunicatorChannel)
+  // Reserved when it runs, in order on every rank (NCCL makes its channels' communicators collectively).
+  if (const int channels = channelsOf(*program); channels > kAgreementChannel)
     throw InvalidArgument("algorithm", label + " uses " + std::to_string(channels) + " channels, more than MPI tags allow");
-  transport_->reserveChannels(channels);
   if (programs_.size() == kKeptPrograms) programs_.clear();
   programs_[key] = program;
   return program;
 }
 
-std::shared_ptr<Completion> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type) {
+std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type) {
   if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
   if (count == 0) return issue([] {});
   std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
   return issue([this, program, send, recv, bytes, type] {
-    if (send != recv) std::memmove(recv, send, bytes);
+    if (send != recv) copyIn(recv, send, bytes);
+    transport_->reserveChannels(channelsOf(*program));
     runner_->run(*program, recv, type);
   });
 }
 
-std::shared_ptr<Completion> Communicator::allGather(const void* send, void* recv, Elements count, DataType type) {
+std::shared_ptr<CollectiveOutcome> Communicator::allGather(const void* send, void* recv, Elements count, DataType type) {
   if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
   if (count == 0) return issue([] {});
   const Elements total = count * size_;
@@ -212,12 +225,13 @@ std::shared_ptr<Completion> Communicator::allGather(const void* send, void* recv
   const std::size_t blockBytes = static_cast<std::size_t>(count) * sizeOf(type);
   char* mine = static_cast<char*>(recv) + static_cast<std::size_t>(rank_) * blockBytes;
   return issue([this, program, send, recv, mine, blockBytes, type] {
-    if (send != mine) std::memmove(mine, send, blockBytes);
+    if (send != mine) copyIn(mine, send, blockBytes);
+    transport_->reserveChannels(channelsOf(*program));
     runner_->run(*program, recv, type);
   });
 }
 
-std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count, DataType type, Rank root) {
+std::shared_ptr<CollectiveOutcome> Communicator::broadcast(void* buffer, Elements count, DataType type, Rank root) {
   if (root < 0 || root >= size_)
     throw InvalidArgument("root", std::to_string(root) + " is not a rank of " + std::to_string(size_));
   if (count > 0 && !buffer) throw InvalidArgument("buffer", "a null buffer");
@@ -227,12 +241,13 @@ std::shared_ptr<Completion> Communicator::broadcast(void* buffer, Elements count
     throw InvalidArgument("count", "a broadcast's blocks (count / ranks) must stay below 2 GiB each");
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, count, type);
   return issue([this, program, buffer, count, type, root] {
+    transport_->reserveChannels(std::max(channelsOf(*program), kScatterChannel + 1));
     scatterBlocks(static_cast<char*>(buffer), count, type, root);
     runner_->run(*program, buffer, type);
   });
 }
 
-std::shared_ptr<Completion> Communicator::barrier() {
+std::shared_ptr<CollectiveOutcome> Communicator::barrier() {
   return issue([this] { runLowestAndHighest(0, "ddl_barrier: waiting for every rank to arrive"); });
 }
 
@@ -243,36 +258,37 @@ std::pair<std::uint64_t, std::uint64_t> Communicator::lowestAndHighest(std::uint
 }
 
 std::pair<std::uint64_t, std::uint64_t> Communicator::runLowestAndHighest(std::uint64_t value, const std::string& what) {
+  Transport& transport = control();
   std::uint64_t extremes[2] = {value, value};
   if (rank_ == 0) {
     std::vector<std::uint64_t> values(static_cast<std::size_t>(size_), value);
     std::vector<RequestId> received;
     for (Rank r = 1; r < size_; ++r)
-      received.push_back(transport_->postReceive(r, kAgreementChannel, &values[static_cast<std::size_t>(r)], sizeof value));
-    waitForAll(std::move(received), what);
+      received.push_back(transport.postReceive(r, kAgreementChannel, &values[static_cast<std::size_t>(r)], sizeof value));
+    waitForAll(transport, std::move(received), what);
     extremes[0] = *std::min_element(values.begin(), values.end());
     extremes[1] = *std::max_element(values.begin(), values.end());
     std::vector<RequestId> sent;
-    for (Rank r = 1; r < size_; ++r) sent.push_back(transport_->postSend(r, kAgreementChannel, extremes, sizeof extremes));
-    waitForAll(std::move(sent), what);
+    for (Rank r = 1; r < size_; ++r) sent.push_back(transport.postSend(r, kAgreementChannel, extremes, sizeof extremes));
+    waitForAll(transport, std::move(sent), what);
   } else {
-    waitForAll({transport_->postSend(0, kAgreementChannel, &value, sizeof value),
-                transport_->postReceive(0, kAgreementChannel, extremes, sizeof extremes)},
+    waitForAll(transport, {transport.postSend(0, kAgreementChannel, &value, sizeof value),
+                transport.postReceive(0, kAgreementChannel, extremes, sizeof extremes)},
                what);
   }
   return {extremes[0], extremes[1]};
 }
 
-void Communicator::waitForAll(std::vector<RequestId> requests, const std::string& what) {
+void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {
   std::set<RequestId> pending(requests.begin(), requests.end());
   // A peer silent past the timeout ends the job (the transport throws at the deadline): a receive posted
   // into a buffer of the caller's, or of this frame's, must never outlive the call.
   try {
     const auto deadline = std::chrono::steady_clock::now() + timeout_;
     while (!pending.empty())
-      for (const RequestId id : transport_->waitSome(deadline)) pending.erase(id);
+      for (const RequestId id : transport.waitSome(deadline)) pending.erase(id);
   } catch (const std::exception& error) {
-    transport_->abortJob(what + ": " + error.what());
+    transport.abortJob(what + ": " + error.what());
   }
 }
 
@@ -291,11 +307,18 @@ void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Ra
     pending.push_back(transport_->postReceive(root, kScatterChannel, buffer + static_cast<std::size_t>(block.offset) * elementBytes,
                                            static_cast<std::size_t>(block.count) * elementBytes));
   }
-  waitForAll(std::move(pending), "the scatter of a broadcast from rank " + std::to_string(root));
+  waitForAll(*transport_, std::move(pending), "the scatter of a broadcast from rank " + std::to_string(root));
 }
 
-std::shared_ptr<Completion> Communicator::issue(std::function<void()> work) {
-  auto completion = std::make_shared<Completion>();
+void Communicator::copyIn(void* to, const void* from, std::size_t bytes) {
+  if (transport_->memoryIsHost())
+    std::memmove(to, from, bytes);
+  else
+    transport_->copy(to, from, bytes);
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::issue(std::function<void()> work) {
+  auto completion = std::make_shared<CollectiveOutcome>();
   if (!threaded_) {
     work();
     completion->finish(0, "");
@@ -310,6 +333,13 @@ std::shared_ptr<Completion> Communicator::issue(std::function<void()> work) {
 }
 
 void Communicator::workLoop() {
+  std::string unusable;  // why this thread cannot drive the transport, if it cannot
+  try {
+    transport_->adoptThread();
+    if (control_) control_->adoptThread();
+  } catch (const std::exception& error) {
+    unusable = std::string("the communicator's thread cannot use its transport: ") + error.what();
+  }
   std::unique_lock lock(queueMutex_);
   for (;;) {
     queued_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -318,6 +348,7 @@ void Communicator::workLoop() {
     queue_.pop_front();
     lock.unlock();
     try {
+      if (!unusable.empty()) throw std::runtime_error(unusable);
       work();
       completion->finish(0, "");
     } catch (const std::exception& error) {

@@ -29,8 +29,8 @@
 
 namespace ddl {
 
-// One issued collective's outcome, which its request waits for.
-class Completion {
+// One issued collective's outcome, which its request waits for (not runtime/completion.hpp's GPU work).
+class CollectiveOutcome {
  public:
   void finish(int result, std::string message);
   void wait();
@@ -59,7 +59,9 @@ class Communicator {
   static constexpr std::chrono::milliseconds kDefaultTimeout{30'000};
 
   // Over `transport`'s ranks; `threaded`: collectives may run on a thread of the communicator's own.
-  Communicator(std::unique_ptr<Transport> transport, bool threaded);
+  // `control`, where given, carries the communicator's own messages (agreements, barriers) on host memory,
+  // for a `transport` that moves device memory; it has the same ranks.
+  Communicator(std::unique_ptr<Transport> transport, bool threaded, std::unique_ptr<Transport> control = nullptr);
   // Waits for what is in flight, then frees the transport.
   ~Communicator();
   Communicator(const Communicator&) = delete;
@@ -77,10 +79,10 @@ class Communicator {
   std::string describe(CollectiveKind kind, double bytes) const;
 
   // Each checks its arguments here (InvalidArgument), then runs in order; the completion says when.
-  std::shared_ptr<Completion> allreduce(const void* send, void* recv, Elements count, DataType type);
-  std::shared_ptr<Completion> allGather(const void* send, void* recv, Elements count, DataType type);
-  std::shared_ptr<Completion> broadcast(void* buffer, Elements count, DataType type, Rank root);
-  std::shared_ptr<Completion> barrier();
+  std::shared_ptr<CollectiveOutcome> allreduce(const void* send, void* recv, Elements count, DataType type);
+  std::shared_ptr<CollectiveOutcome> allGather(const void* send, void* recv, Elements count, DataType type);
+  std::shared_ptr<CollectiveOutcome> broadcast(void* buffer, Elements count, DataType type, Rank root);
+  std::shared_ptr<CollectiveOutcome> barrier();
 
  private:
   // This rank's program of the `kind` collective of `count` elements of `type`, as chosen now: built once
@@ -89,7 +91,7 @@ class Communicator {
   CollectiveChoice algorithmChoice(CollectiveKind kind, const std::string& name, const std::string& options) const;
   std::shared_ptr<const Program> programFor(CollectiveKind kind, Elements count, DataType type);
   // Runs `work` after everything issued before it: on the worker, or here.
-  std::shared_ptr<Completion> issue(std::function<void()> work);
+  std::shared_ptr<CollectiveOutcome> issue(std::function<void()> work);
   void workLoop();
   // Rank `root` sends block r of `buffer` to rank r and waits until every block is where it goes.
   void scatterBlocks(char* buffer, Elements count, DataType type, Rank root);
@@ -98,12 +100,16 @@ class Communicator {
   // message that starts with `what`.
   std::pair<std::uint64_t, std::uint64_t> lowestAndHighest(std::uint64_t value, const std::string& what);
   std::pair<std::uint64_t, std::uint64_t> runLowestAndHighest(std::uint64_t value, const std::string& what);  // in order
-  // Waits for every one of `requests`, or ends the job at the timeout with a message naming `what`.
-  void waitForAll(std::vector<RequestId> requests, const std::string& what);
+  // Waits for every one of `requests` on `transport`, or ends the job at the timeout with a message naming `what`.
+  void waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what);
+  Transport& control() { return control_ ? *control_ : *transport_; }
+  // `bytes` from `from` to `to` in the transport's memory, before a collective that works in place.
+  void copyIn(void* to, const void* from, std::size_t bytes);
 
   int rank_ = 0;
   int size_ = 1;
   std::unique_ptr<Transport> transport_;
+  std::unique_ptr<Transport> control_;
   std::unique_ptr<ProgramRunner> runner_;  // used by the worker (or the caller without one) only
   std::chrono::milliseconds timeout_ = kDefaultTimeout;
   std::map<CollectiveKind, CollectiveChoice> choices_;
@@ -113,7 +119,7 @@ class Communicator {
   bool threaded_ = false;
   std::mutex queueMutex_;
   std::condition_variable queued_;
-  std::deque<std::pair<std::function<void()>, std::shared_ptr<Completion>>> queue_;
+  std::deque<std::pair<std::function<void()>, std::shared_ptr<CollectiveOutcome>>> queue_;
   bool stopping_ = false;
   std::thread worker_;
 };

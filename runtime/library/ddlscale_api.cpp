@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "common/invalid_argument.hpp"
@@ -14,17 +15,29 @@
 #include "runtime/tcp/tcp_mesh.hpp"
 #include "runtime/tcp/tcp_transport.hpp"
 
+#ifdef DDLSCALE_WITH_CUDA
+#include "runtime/cuda/cuda_devices.hpp"
+#include "runtime/nccl/nccl_transport.hpp"
+#endif
+
 struct ddl_comm_s {
   std::unique_ptr<ddl::Communicator> communicator;
+  bool deviceMemory = false;  // made by ddl_comm_init_nccl: its buffers are GPU memory
 };
 
 struct ddl_request_s {
-  std::shared_ptr<ddl::Completion> completion;
+  std::shared_ptr<ddl::CollectiveOutcome> completion;
 };
 
 namespace {
 
 thread_local std::string lastError;
+
+// Valid, but not on this build or this machine: DDL_UNSUPPORTED.
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 ddl_result fail(ddl_result result, std::string message) {
   lastError = std::move(message);
@@ -39,6 +52,8 @@ ddl_result guarded(const char* function, Call&& call) {
     return DDL_SUCCESS;
   } catch (const ddl::InvalidArgument& error) {
     return fail(DDL_INVALID_ARGUMENT, std::string(function) + ": " + error.what());
+  } catch (const Unsupported& error) {
+    return fail(DDL_UNSUPPORTED, std::string(function) + ": " + error.what());
   } catch (const std::bad_alloc&) {
     return fail(DDL_INTERNAL_ERROR, std::string(function) + ": out of memory");
   } catch (const std::exception& error) {
@@ -97,8 +112,39 @@ std::string text(const char* value, const char* field) {
   return value;
 }
 
+// Where `mpi_comm` can make a communicator: MPI initialised, an intra-communicator; `comm` somewhere to put it.
+void checkedMpiComm(MPI_Comm mpi_comm, ddl_comm* comm) {
+  if (!comm) throw ddl::InvalidArgument("comm", "a null pointer");
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised) throw ddl::InvalidArgument("mpi_comm", "MPI is not initialised");
+  if (mpi_comm == MPI_COMM_NULL) throw ddl::InvalidArgument("mpi_comm", "MPI_COMM_NULL");
+  int inter = 0;
+  MPI_Comm_test_inter(mpi_comm, &inter);
+  if (inter) throw ddl::InvalidArgument("mpi_comm", "an inter-communicator");
+}
+
+bool mpiThreadMultiple() {
+  int threads = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&threads);
+  return threads == MPI_THREAD_MULTIPLE;
+}
+
+// A buffer in the memory `comm` moves: GPU memory on a communicator of ddl_comm_init_nccl, else not GPU
+// memory (checked where the library was built with CUDA; a null buffer is for the collective to refuse).
+void checkMemory(const ddl_comm_s& comm, const void* buffer, const char* field) {
+#ifdef DDLSCALE_WITH_CUDA
+  if (!buffer) return;
+  if (comm.deviceMemory && !ddl::isDeviceMemory(buffer))
+    throw ddl::InvalidArgument(field, "host memory, on a communicator of GPU memory (ddl_comm_init_nccl)");
+#else
+  (void)comm, (void)buffer, (void)field;
+#endif
+}
+
 // A collective issued with a request, or waited for at once without one.
-ddl_result finishOrHandOver(std::shared_ptr<ddl::Completion> completion, ddl_request* request) {
+ddl_result finishOrHandOver(std::shared_ptr<ddl::CollectiveOutcome> completion, ddl_request* request) {
   if (request) {
     *request = new ddl_request_s{std::move(completion)};
     return DDL_SUCCESS;
@@ -111,25 +157,30 @@ ddl_result finishOrHandOver(std::shared_ptr<ddl::Completion> completion, ddl_req
 template <class Issue>
 ddl_result issued(const char* function, ddl_request* request, bool requestRequired, Issue&& issue) {
   if (requestRequired && !request) return fail(DDL_INVALID_ARGUMENT, std::string(function) + ": request: a null pointer");
-  std::shared_ptr<ddl::Completion> completion;
+  std::shared_ptr<ddl::CollectiveOutcome> completion;
   const ddl_result result = guarded(function, [&] { completion = issue(); });
   if (result != DDL_SUCCESS) return result;
   return finishOrHandOver(std::move(completion), request);
 }
 
 // Each collective's checks and issue, shared by its synchronous call and the one with a request.
-std::shared_ptr<ddl::Completion> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+std::shared_ptr<ddl::CollectiveOutcome> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
   ddl::Communicator& communicator = checkedComm(comm);
+  checkMemory(*comm, send, "send");
+  checkMemory(*comm, recv, "recv");
   return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
 }
 
-std::shared_ptr<ddl::Completion> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+std::shared_ptr<ddl::CollectiveOutcome> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
   ddl::Communicator& communicator = checkedComm(comm);
+  checkMemory(*comm, send, "send");
+  checkMemory(*comm, recv, "recv");
   return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
 }
 
-std::shared_ptr<ddl::Completion> issueBroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
+std::shared_ptr<ddl::CollectiveOutcome> issueBroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
   ddl::Communicator& communicator = checkedComm(comm);
+  checkMemory(*comm, buffer, "buffer");
   return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
 }
 
@@ -143,19 +194,27 @@ const char* ddl_last_error(void) { return lastError.c_str(); }
 
 ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm) {
   return guarded("ddl_comm_init_mpi", [&] {
-    if (!comm) throw ddl::InvalidArgument("comm", "a null pointer");
-    int initialised = 0, finalised = 0;
-    MPI_Initialized(&initialised);
-    MPI_Finalized(&finalised);
-    if (!initialised || finalised) throw ddl::InvalidArgument("mpi_comm", "MPI is not initialised");
-    if (mpi_comm == MPI_COMM_NULL) throw ddl::InvalidArgument("mpi_comm", "MPI_COMM_NULL");
-    int inter = 0;
-    MPI_Comm_test_inter(mpi_comm, &inter);
-    if (inter) throw ddl::InvalidArgument("mpi_comm", "an inter-communicator");
-    int threads = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&threads);
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm),
-                                                               threads == MPI_THREAD_MULTIPLE)};
+    checkedMpiComm(mpi_comm, comm);
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm), mpiThreadMultiple())};
+  });
+}
+
+ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm) {
+  return guarded("ddl_comm_init_nccl", [&] {
+    checkedMpiComm(mpi_comm, comm);
+#ifdef DDLSCALE_WITH_CUDA
+    // Every rank refuses alike, or none does: a rank that went on would wait in NCCL's setup forever.
+    std::string why;
+    int everyRankHasOne = ddl::cudaDevices(&why) > 0 ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &everyRankHasOne, 1, MPI_INT, MPI_MIN, mpi_comm);
+    if (!everyRankHasOne)
+      throw Unsupported(why.empty() ? "another rank sees no CUDA GPU" : "this rank sees no CUDA GPU: " + why);
+    auto control = ddl::MpiTransport::overDuplicateOf(mpi_comm);
+    auto data = std::make_unique<ddl::NcclTransport>(control->communicator());
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(data), mpiThreadMultiple(), std::move(control)), true};
+#else
+    throw Unsupported("this libddlscale was built without CUDA (DDLSCALE_CUDA=OFF): it moves host memory only");
+#endif
   });
 }
 

@@ -25,6 +25,7 @@ class MpiTransport final : public Transport {
   MpiTransport(const MpiTransport&) = delete;
   MpiTransport& operator=(const MpiTransport&) = delete;
 
+  MPI_Comm communicator() const { return communicator_; }
   Rank rank() const override { return rank_; }
   int size() const override { return size_; }
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;

@@ -72,6 +72,8 @@ void NcclTransport::reserveChannels(int channels) {
   }
 }
 
+void NcclTransport::adoptThread() { DDL_CUDA(cudaSetDevice(device_)); }
+
 RequestId NcclTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
   unissued_[channel].push_back({next_, true, peer, const_cast<void*>(data), bytes});
   return next_++;

@@ -49,6 +49,7 @@ class NcclTransport final : public Transport {
   std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   void reserveChannels(int channels) override;
+  void adoptThread() override;
 
   bool memoryIsHost() const override { return false; }
   void* allocate(std::size_t bytes) override;

@@ -308,6 +308,16 @@ TEST(LibraryInit, RefusesANullCommunicator) {
   EXPECT_EQ(ddl_comm_destroy(nullptr), DDL_SUCCESS);
 }
 
+#ifndef DDLSCALE_WITH_CUDA
+// Built with CUDA, library_nccl_tests holds ddl_comm_init_nccl to what it does with a GPU and without one.
+TEST(LibraryInit, GpuMemoryIsUnsupportedOnABuildWithoutCuda) {
+  ddl_comm comm = nullptr;
+  EXPECT_EQ(ddl_comm_init_nccl(MPI_COMM_WORLD, &comm), DDL_UNSUPPORTED);
+  EXPECT_NE(std::string(ddl_last_error()).find("built without CUDA"), std::string::npos) << ddl_last_error();
+  EXPECT_EQ(comm, nullptr);
+}
+#endif
+
 TEST(LibraryInit, RefusesTcpArgumentsThatNameNoRankOrNoAddressBeforeConnecting) {
   ddl_comm comm = nullptr;
   expectRefused(ddl_comm_init_tcp(0, 0, "127.0.0.1:29500", &comm), "ddl_comm_init_tcp: size: 0");

@@ -4,8 +4,8 @@
  * communicator from an MPI communicator, and one started by another launcher (torchrun, Slurm, a script)
  * from its rank, the job's size and rank 0's address, over TCP; it chooses an algorithm per collective (by name with its options, by
  * a tuning table that `ddlsim tune` wrote, or from a schedule file that `ddlsim schedule --json` wrote),
- * and calls allreduce, all-gather, broadcast and barrier on host memory, synchronously or with a request to
- * wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
+ * and calls allreduce, all-gather, broadcast and barrier on host memory (or, built with CUDA, on GPU memory
+ * over NCCL), synchronously or with a request to wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
  * MPI point-to-point messages or TCP connections.
  *
  *   ddl_comm comm;
@@ -100,6 +100,14 @@ DDL_API const char* ddl_last_error(void);
  * must be initialised, and stay so until ddl_comm_destroy. Every collective starts as "ring". */
 DDL_API ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm);
 
+/* A communicator of GPU memory: every buffer its collectives take is memory of this rank's GPU, moved by
+ * NCCL point-to-point and summed by CUDA kernels; MPI carries only the communicator's own agreements. One
+ * process per GPU: a rank uses the GPU of its local rank on its node (modulo the node's GPUs), made current
+ * in the calling thread and in the communicator's own. Collective over `mpi_comm`. DDL_UNSUPPORTED, on
+ * every rank alike, where the library was built without CUDA or a rank sees no GPU; a host buffer given to
+ * its collectives is DDL_INVALID_ARGUMENT. */
+DDL_API ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm);
+
 /* A communicator over TCP, for a job without MPI: each of the job's `size` processes calls it with its own
  * `rank` (0 .. size-1) and the same `root_address`, "host:port" (IPv4, a name or dotted), where rank 0
  * listens and the others connect; then every two ranks connect to each other. It returns once every rank
@@ -145,9 +153,10 @@ DDL_API ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, s
                                      size_t capacity);
 
 /* ---- Collectives ---------------------------------------------------------------------------------------
- * Buffers are host memory, not touched by the caller until the collective completes. `send` may equal
- * `recv` (in place). Sums are in the element type (float16 and bfloat16 round each addition to nearest
- * even), in the order the algorithm adds, which differs from one algorithm to another. */
+ * Buffers are host memory (GPU memory on a communicator of ddl_comm_init_nccl), not touched by the caller
+ * until the collective completes. `send` may equal `recv` (in place). Sums are in the element type (float16
+ * and bfloat16 round each addition to nearest even), in the order the algorithm adds, which differs from one
+ * algorithm to another. */
 
 /* Every rank's `recv` ends with the element-wise sum over the ranks of their `send` (`count` elements). */
 DDL_API ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type);

@@ -1,0 +1,154 @@
+// libddlscale's communicators of GPU memory (ddl_comm_init_nccl) under mpirun, one GPU per rank: every
+// allreduce algorithm that fits leaves every rank's device buffer with the exact sum, in place and out of
+// place; requests complete; a broadcast and an all-gather move device bytes; a host buffer is refused before
+// anything runs. Where no GPU is visible (CI), every rank is told DDL_UNSUPPORTED alike, which is the one
+// case that runs there.
+//
+//   mpirun -np P library_nccl_tests          (P GPUs: NCCL refuses two ranks on one GPU)
+
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "algorithms/collectives/registry.hpp"
+#include "ddlscale/ddlscale.h"
+#include "runtime/cuda/cuda_devices.hpp"
+
+namespace {
+
+int worldSize() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int worldRank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+TEST(LibraryNccl, WithoutAGpuEveryRankIsToldUnsupported) {
+  if (ddl::cudaDevices() > 0) GTEST_SKIP() << "a GPU is visible: the communicator is made (LibraryNcclOnGpu)";
+  ddl_comm comm = nullptr;
+  EXPECT_EQ(ddl_comm_init_nccl(MPI_COMM_WORLD, &comm), DDL_UNSUPPORTED);
+  EXPECT_NE(std::string(ddl_last_error()).find("ddl_comm_init_nccl: this rank sees no CUDA GPU"), std::string::npos)
+      << ddl_last_error();
+  EXPECT_EQ(comm, nullptr);
+}
+
+// A device buffer of floats, filled from and read back to the host.
+class DeviceFloats {
+ public:
+  explicit DeviceFloats(std::size_t count) : count_(count) { EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()), cudaSuccess); }
+  ~DeviceFloats() { cudaFree(data_); }
+  DeviceFloats(const DeviceFloats&) = delete;
+  DeviceFloats& operator=(const DeviceFloats&) = delete;
+  float* data() { return data_; }
+  void fill(const std::vector<float>& values) { EXPECT_EQ(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice), cudaSuccess); }
+  std::vector<float> read() const {
+    std::vector<float> values(count_);
+    EXPECT_EQ(cudaMemcpy(values.data(), data_, bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
+    return values;
+  }
+
+ private:
+  std::size_t bytes() const { return count_ * sizeof(float); }
+  std::size_t count_;
+  float* data_ = nullptr;
+};
+
+class LibraryNcclOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    const int gpus = ddl::cudaDevices(&why);
+    if (gpus == 0) GTEST_SKIP() << "no CUDA GPU here (" << why << "): GPU test skipped";
+    if (size_ > gpus) GTEST_SKIP() << "NCCL needs a GPU per rank: " << size_ << " ranks, " << gpus << " GPUs";
+    ASSERT_EQ(ddl_comm_init_nccl(MPI_COMM_WORLD, &comm_), DDL_SUCCESS) << ddl_last_error();
+  }
+  void TearDown() override { EXPECT_EQ(ddl_comm_destroy(comm_), DDL_SUCCESS); }
+  ddl_comm comm_ = nullptr;
+  const int rank_ = worldRank();
+  const int size_ = worldSize();
+};
+
+// Small integers: every order of addition gives the same sum.
+float valueOf(std::size_t index, int rank) { return static_cast<float>(static_cast<int>((index * 7 + static_cast<std::size_t>(rank) * 3) % 5) - 2); }
+
+TEST_F(LibraryNcclOnGpu, EveryAllreduceAlgorithmThatFitsSumsDeviceBuffersExactly) {
+  int ran = 0;
+  for (const ddl::AlgorithmDefinition* algorithm : ddl::allAlgorithms()) {
+    if (algorithm->collective != ddl::CollectiveKind::Allreduce) continue;
+    const std::string name(algorithm->name);
+    if (ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, name.c_str(), nullptr) != DDL_SUCCESS) continue;  // needs options here
+    ++ran;
+    for (const std::size_t count : {std::size_t{1}, std::size_t{4099}, std::size_t{1} << 20})
+      for (const bool inPlace : {true, false}) {
+        std::vector<float> mine(count);
+        for (std::size_t i = 0; i < count; ++i) mine[i] = valueOf(i, rank_);
+        DeviceFloats send(count), recv(count);
+        send.fill(mine);
+        float* out = inPlace ? send.data() : recv.data();
+        ddl_request request = nullptr;
+        ASSERT_EQ(ddl_iallreduce(comm_, send.data(), out, count, DDL_FLOAT32, &request), DDL_SUCCESS) << ddl_last_error();
+        ASSERT_EQ(ddl_wait(request), DDL_SUCCESS) << ddl_last_error();
+        const std::vector<float> got = (inPlace ? send : recv).read();
+        int wrong = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+          float sum = 0;
+          for (int r = 0; r < size_; ++r) sum += valueOf(i, r);
+          wrong += got[i] != sum;
+        }
+        if (!inPlace) wrong += send.read() != mine;
+        EXPECT_EQ(wrong, 0) << name << ", " << count << " elements, " << (inPlace ? "in place" : "out of place");
+      }
+  }
+  EXPECT_GE(ran, 3) << "ring, recursive doubling and the binomial tree take any rank count";
+}
+
+TEST_F(LibraryNcclOnGpu, ABroadcastAndAnAllGatherMoveDeviceBytes) {
+  constexpr std::size_t kCount = 100003;
+  std::vector<float> rootValues(kCount);
+  for (std::size_t i = 0; i < kCount; ++i) rootValues[i] = std::ldexp(static_cast<float>(i % 977), -7);
+  DeviceFloats buffer(kCount);
+  buffer.fill(rank_ == 0 ? rootValues : std::vector<float>(kCount, -1.0f));
+  ASSERT_EQ(ddl_broadcast(comm_, buffer.data(), kCount, DDL_FLOAT32, 0), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_TRUE(buffer.read() == rootValues);
+
+  DeviceFloats mine(1), gathered(static_cast<std::size_t>(size_));
+  mine.fill({static_cast<float>(rank_)});
+  ASSERT_EQ(ddl_allgather(comm_, mine.data(), gathered.data(), 1, DDL_FLOAT32), DDL_SUCCESS) << ddl_last_error();
+  const std::vector<float> all = gathered.read();
+  for (int r = 0; r < size_; ++r) EXPECT_EQ(all[static_cast<std::size_t>(r)], static_cast<float>(r));
+  EXPECT_EQ(ddl_barrier(comm_), DDL_SUCCESS) << ddl_last_error();
+}
+
+TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
+  std::vector<float> host(16, 1.0f);
+  DeviceFloats device(16);
+  EXPECT_EQ(ddl_allreduce(comm_, host.data(), device.data(), 16, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("send: host memory, on a communicator of GPU memory"), std::string::npos)
+      << ddl_last_error();
+  EXPECT_EQ(ddl_broadcast(comm_, host.data(), 16, DDL_FLOAT32, 0), DDL_INVALID_ARGUMENT);
+  for (const float value : host) EXPECT_EQ(value, 1.0f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (worldRank() != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  int failed = RUN_ALL_TESTS() != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return failed;
+}
