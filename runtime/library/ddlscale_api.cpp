@@ -3,12 +3,14 @@
 
 #include "ddlscale/ddlscale.h"
 
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
 
+#include "common/byte_sizes.hpp"
 #include "common/invalid_argument.hpp"
 #include "runtime/library/communicator.hpp"
 #include "runtime/mpi/mpi_transport.hpp"
@@ -224,8 +226,11 @@ ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_c
     if (size < 1) throw ddl::InvalidArgument("size", std::to_string(size) + ": a job has at least one rank");
     if (rank < 0 || rank >= size) throw ddl::InvalidArgument("rank", std::to_string(rank) + " is not one of 0.." + std::to_string(size - 1));
     const ddl::tcp::Endpoint root = ddl::tcp::parseEndpoint(text(root_address, "root_address"), "root_address");
+    std::size_t eagerLimit = ddl::TcpTransport::kDefaultEagerLimit;
+    if (const char* limit = std::getenv("DDLSCALE_TCP_EAGER_LIMIT"); limit && *limit)
+      eagerLimit = static_cast<std::size_t>(ddl::parseByteSize(limit, "DDLSCALE_TCP_EAGER_LIMIT"));
     const auto deadline = ddl::tcp::Clock::now() + ddl::Communicator::kDefaultTimeout;
-    auto transport = std::make_unique<ddl::TcpTransport>(rank, ddl::tcp::connectMesh(rank, size, root, deadline));
+    auto transport = std::make_unique<ddl::TcpTransport>(rank, ddl::tcp::connectMesh(rank, size, root, deadline), eagerLimit);
     *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(transport), true)};
   });
 }

@@ -28,7 +28,8 @@ constexpr std::size_t kMostPerCall = std::size_t{1} << 26;
 
 }  // namespace
 
-TcpTransport::TcpTransport(Rank rank, std::vector<tcp::Socket> links) : rank_(rank), peers_(links.size()) {
+TcpTransport::TcpTransport(Rank rank, std::vector<tcp::Socket> links, std::size_t eagerLimit)
+    : rank_(rank), eagerLimit_(eagerLimit), peers_(links.size()) {
   for (std::size_t r = 0; r < links.size(); ++r) peers_[r].socket = std::move(links[r]);
 }
 
@@ -39,14 +40,33 @@ TcpTransport::Peer& TcpTransport::checkedPeer(Rank peer, const char* what) {
   return peers_[static_cast<std::size_t>(peer)];
 }
 
+void TcpTransport::queue(Rank rank, Peer& peer, Outgoing frame) {
+  peer.outgoing.push_back(frame);
+  // A frame goes out at once where the socket takes it: a small one never waits for the next waitSome.
+  if (peer.outgoing.size() == 1) write(rank, peer);
+}
+
 RequestId TcpTransport::postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) {
   Peer& to = checkedPeer(peer, "a send");
   if (to.closed) throw TransportError("a send to " + rankName(peer) + ", which has closed its connection (it ended or failed)");
-  to.outgoing.push_back(Outgoing{Header{static_cast<std::uint32_t>(channel), 0, bytes}, static_cast<const char*>(data), 0, next_});
+  const RequestId id = next_++;
   ++pending_;
-  // A message goes out at once where the socket takes it: a small one never waits for the next waitSome.
-  if (to.outgoing.size() == 1) write(peer, to);
-  return next_++;
+  const auto* bytesOf = static_cast<const char*>(data);
+  if (bytes <= eagerLimit_) {
+    queue(peer, to, Outgoing{Header{static_cast<std::uint32_t>(channel), Frame::Eager, bytes}, bytesOf, bytes, 0, id});
+  } else {
+    to.held[channel].push_back(Held{bytesOf, bytes, id});
+    queue(peer, to, Outgoing{Header{static_cast<std::uint32_t>(channel), Frame::Request, bytes}, nullptr, 0, 0, -1});
+  }
+  return id;
+}
+
+void TcpTransport::clear(Rank rank, Peer& peer, Channel channel, const Receive& receive, std::size_t bytes) {
+  if (receive.bytes != bytes)
+    throw TransportError(rankName(rank) + " sent " + std::to_string(bytes) + " bytes on channel " + std::to_string(channel) +
+                         " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
+  peer.cleared[channel].push_back(receive);
+  queue(rank, peer, Outgoing{Header{static_cast<std::uint32_t>(channel), Frame::Clear, bytes}, nullptr, 0, 0, -1});
 }
 
 RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) {
@@ -61,6 +81,13 @@ RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std:
     return id;
   }
   Early& message = early->second.front();
+  if (message.requested) {
+    const std::size_t requested = message.requestedBytes;
+    early->second.pop_front();
+    clear(peer, from, channel, Receive{static_cast<char*>(data), bytes, id}, requested);
+    ++pending_;
+    return id;
+  }
   if (message.bytes.size() != bytes)
     throw TransportError(rankName(peer) + " sent " + std::to_string(message.bytes.size()) + " bytes on channel " +
                          std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(bytes));
@@ -88,9 +115,18 @@ RequestId TcpTransport::postReduce(void* into, const void* from, std::size_t cou
   return next_++;
 }
 
+namespace {
+
+template <class Queues>
+bool anyQueued(const Queues& queues) {
+  return std::any_of(queues.begin(), queues.end(), [](const auto& channel) { return !channel.second.empty(); });
+}
+
+}  // namespace
+
 bool TcpTransport::pendingWith(const Peer& peer) const {
-  if (!peer.outgoing.empty() || peer.incoming.headerRead > 0) return true;
-  return std::any_of(peer.receives.begin(), peer.receives.end(), [](const auto& channel) { return !channel.second.empty(); });
+  return !peer.outgoing.empty() || peer.incoming.headerRead > 0 || anyQueued(peer.receives) || anyQueued(peer.cleared) ||
+         anyQueued(peer.held);
 }
 
 void TcpTransport::lost(Rank rank, Peer& peer, const std::string& how) {
@@ -103,14 +139,14 @@ void TcpTransport::lost(Rank rank, Peer& peer, const std::string& how) {
 void TcpTransport::write(Rank rank, Peer& peer) {
   while (!peer.outgoing.empty()) {
     Outgoing& message = peer.outgoing.front();
-    const std::size_t total = sizeof(Header) + message.header.bytes;
+    const std::size_t total = sizeof(Header) + message.payload;
     iovec pieces[2];
     int count = 0;
     if (message.written < sizeof(Header))
       pieces[count++] = {reinterpret_cast<char*>(&message.header) + message.written, sizeof(Header) - message.written};
     const std::size_t dataWritten = message.written > sizeof(Header) ? message.written - sizeof(Header) : 0;
-    if (dataWritten < message.header.bytes)
-      pieces[count++] = {const_cast<char*>(message.data) + dataWritten, std::min(message.header.bytes - dataWritten, kMostPerCall)};
+    if (dataWritten < message.payload)
+      pieces[count++] = {const_cast<char*>(message.data) + dataWritten, std::min(message.payload - dataWritten, kMostPerCall)};
     msghdr header{};
     header.msg_iov = pieces;
     header.msg_iovlen = static_cast<std::size_t>(count);
@@ -123,8 +159,10 @@ void TcpTransport::write(Rank rank, Peer& peer) {
     }
     message.written += static_cast<std::size_t>(sent);
     if (message.written < total) continue;
-    finished_.push_back(message.id);
-    --pending_;
+    if (message.id >= 0) {
+      finished_.push_back(message.id);
+      --pending_;
+    }
     peer.outgoing.pop_front();
   }
 }
@@ -132,21 +170,63 @@ void TcpTransport::write(Rank rank, Peer& peer) {
 void TcpTransport::startMessage(Rank rank, Peer& peer) {
   Incoming& incoming = peer.incoming;
   const Channel channel = static_cast<Channel>(incoming.header.channel);
-  auto posted = peer.receives.find(channel);
-  if (posted != peer.receives.end() && !posted->second.empty()) {
-    const Receive receive = posted->second.front();
-    if (receive.bytes != incoming.header.bytes)
-      throw TransportError(rankName(rank) + " sent " + std::to_string(incoming.header.bytes) + " bytes on channel " +
-                           std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
-    posted->second.pop_front();
-    incoming.into = receive.data;
-    incoming.id = receive.id;
-  } else {
-    Early& early = peer.early[channel].emplace_back();  // a deque: earlier ones stay where they are
-    early.bytes.resize(incoming.header.bytes);
-    incoming.into = early.bytes.data();
-    incoming.early = &early;
+  const std::size_t bytes = incoming.header.bytes;
+  auto oldest = [](std::map<Channel, std::deque<Receive>>& queues, Channel key) -> std::deque<Receive>* {
+    auto found = queues.find(key);
+    return found == queues.end() || found->second.empty() ? nullptr : &found->second;
+  };
+  switch (incoming.header.frame) {
+    case Frame::Eager:
+      if (std::deque<Receive>* posted = oldest(peer.receives, channel)) {
+        const Receive receive = posted->front();
+        if (receive.bytes != bytes)
+          throw TransportError(rankName(rank) + " sent " + std::to_string(bytes) + " bytes on channel " + std::to_string(channel) +
+                               " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
+        posted->pop_front();
+        incoming.into = receive.data;
+        incoming.id = receive.id;
+      } else {
+        Early& early = peer.early[channel].emplace_back();  // a deque: earlier ones stay where they are
+        early.bytes.resize(bytes);
+        incoming.into = early.bytes.data();
+        incoming.early = &early;
+      }
+      return;
+    case Frame::Request:
+      if (std::deque<Receive>* posted = oldest(peer.receives, channel)) {
+        const Receive receive = posted->front();
+        posted->pop_front();
+        clear(rank, peer, channel, receive, bytes);
+      } else {
+        Early& early = peer.early[channel].emplace_back();
+        early.requested = true;
+        early.requestedBytes = bytes;
+      }
+      incoming = Incoming{};  // nothing follows a request
+      return;
+    case Frame::Clear: {
+      auto held = peer.held.find(channel);
+      if (held == peer.held.end() || held->second.empty() || held->second.front().bytes != bytes)
+        throw TransportError(rankName(rank) + " cleared a message of " + std::to_string(bytes) + " bytes on channel " +
+                             std::to_string(channel) + " that " + rankName(rank_) + " never asked to send");
+      const Held message = held->second.front();
+      held->second.pop_front();
+      incoming = Incoming{};  // nothing follows a clearance
+      queue(rank, peer, Outgoing{Header{static_cast<std::uint32_t>(channel), Frame::Payload, bytes}, message.data, bytes, 0, message.id});
+      return;
+    }
+    case Frame::Payload:
+      if (std::deque<Receive>* cleared = oldest(peer.cleared, channel)) {
+        incoming.into = cleared->front().data;
+        incoming.id = cleared->front().id;
+        cleared->pop_front();
+        return;
+      }
+      throw TransportError(rankName(rank) + " sent the bytes of a message on channel " + std::to_string(channel) + " that " +
+                           rankName(rank_) + " never cleared");
   }
+  throw TransportError(rankName(rank) + " sent a frame of unknown kind " + std::to_string(static_cast<std::uint32_t>(incoming.header.frame)) +
+                       ": not a ddlscale rank of this build");
 }
 
 void TcpTransport::finishMessage(Peer& peer) {
@@ -178,6 +258,7 @@ void TcpTransport::read(Rank rank, Peer& peer) {
       incoming.headerRead += static_cast<std::size_t>(got);
       if (incoming.headerRead < sizeof(Header)) continue;
       startMessage(rank, peer);
+      if (peer.incoming.headerRead == 0) continue;  // a request or a clearance: no bytes follow
     } else {
       incoming.read += static_cast<std::size_t>(got);
     }
@@ -223,10 +304,8 @@ std::string TcpTransport::describePending() const {
   std::set<Rank> sendingTo, receivingFrom;
   for (Rank r = 0; r < size(); ++r) {
     const Peer& peer = peers_[static_cast<std::size_t>(r)];
-    if (!peer.outgoing.empty()) sendingTo.insert(r);
-    if (peer.incoming.id >= 0 ||
-        std::any_of(peer.receives.begin(), peer.receives.end(), [](const auto& channel) { return !channel.second.empty(); }))
-      receivingFrom.insert(r);
+    if (!peer.outgoing.empty() || anyQueued(peer.held)) sendingTo.insert(r);
+    if (peer.incoming.id >= 0 || anyQueued(peer.receives) || anyQueued(peer.cleared)) receivingFrom.insert(r);
   }
   return describePendingMessages(pending_, sendingTo, receivingFrom);
 }

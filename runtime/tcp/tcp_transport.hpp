@@ -2,12 +2,15 @@
 // The Transport over TCP connections, one to each peer (tcp_mesh.hpp): for a job that has no MPI, started
 // by a framework's own launcher (torchrun, Slurm) with a rank, a size and rank 0's address.
 //
-// Each message goes as a header (channel, bytes) and its bytes, in the order posted to that peer; the
-// receiver matches it to the oldest receive posted for that peer and channel, which keeps the schedule's
-// order per channel as MPI's tags do. A message that arrives before its receive is posted is kept until it
-// is (MPI's unexpected messages), so reading never waits on the schedule: a rank always drains its
-// connections, and two ranks that send to each other at once cannot block each other's TCP windows. A
-// send is complete once the kernel has all of its bytes. Progress happens in the calls (no thread of its
+// Each message goes as a header (channel, bytes) in the order posted to that peer; the receiver matches it
+// to the oldest receive posted for that peer and channel, which keeps the schedule's order per channel as
+// MPI's tags do. Up to the eager limit the bytes follow the header at once, and a message that arrives
+// before its receive is posted is kept until it is (MPI's unexpected messages). Above it, the header asks,
+// and the bytes go only once the receiver has matched a receive and cleared them (MPI's rendezvous): a rank
+// that runs ahead then cannot push its next exchange onto a link its partner still uses for this one, which
+// halves pairwise exchanges (runtime/emulated_cluster/README.md, "Eager or rendezvous"). Either way a rank
+// always drains its connections, so two ranks sending each other at once never block each other's TCP
+// windows. A send is complete once the kernel has all of its bytes. Progress happens in the calls (no thread of its
 // own): waitSome writes and reads what the sockets take without blocking, then sleeps in poll() until one
 // is ready or the deadline passes, so ranks that share a core leave it to whoever has work.
 //
@@ -27,8 +30,12 @@ namespace ddl {
 
 class TcpTransport final : public Transport {
  public:
-  // `links[peer]`: the connection to each peer (tcp::connectMesh), none at this rank.
-  TcpTransport(Rank rank, std::vector<tcp::Socket> links);
+  // Open MPI's TCP eager limit: larger messages wait for their receive.
+  static constexpr std::size_t kDefaultEagerLimit = 64 * 1024;
+
+  // `links[peer]`: the connection to each peer (tcp::connectMesh), none at this rank. Messages of up to
+  // `eagerLimit` bytes go at once; larger ones wait until the receiver clears them.
+  TcpTransport(Rank rank, std::vector<tcp::Socket> links, std::size_t eagerLimit = kDefaultEagerLimit);
 
   Rank rank() const override { return rank_; }
   int size() const override { return static_cast<int>(peers_.size()); }
@@ -39,16 +46,25 @@ class TcpTransport final : public Transport {
   [[noreturn]] void abortJob(const std::string& message) override;
 
  private:
-  // What goes on the wire before a message's bytes.
+  // What a frame on the wire is: a message with its bytes, a request to send one, the receiver's clearance
+  // of the oldest request on that channel, or the bytes of a cleared message.
+  enum class Frame : std::uint32_t { Eager = 0, Request = 1, Clear = 2, Payload = 3 };
   struct Header {
     std::uint32_t channel;
-    std::uint32_t reserved;
-    std::uint64_t bytes;
+    Frame frame;
+    std::uint64_t bytes;  // the message's, whether or not they follow
   };
   struct Outgoing {
     Header header;
     const char* data;
-    std::size_t written;  // of sizeof(Header) + header.bytes
+    std::size_t payload;  // bytes of `data` that follow the header: 0 for a request or a clearance
+    std::size_t written;  // of sizeof(Header) + payload
+    RequestId id;         // the send it completes; -1 for a request or a clearance
+  };
+  // A message above the eager limit, asked for and waiting for its clearance.
+  struct Held {
+    const char* data;
+    std::size_t bytes;
     RequestId id;
   };
   struct Receive {
@@ -56,10 +72,12 @@ class TcpTransport final : public Transport {
     std::size_t bytes;
     RequestId id;
   };
-  // A message that came before its receive: its bytes so far, and whether all have come.
+  // A message that came before its receive: its bytes so far, and whether all have come; or a request.
   struct Early {
     std::vector<char> bytes;
     bool complete = false;
+    bool requested = false;  // a request for `requestedBytes`, whose bytes come once cleared
+    std::size_t requestedBytes = 0;
   };
   // The message being read from a peer: into a posted receive, or into an Early one.
   struct Incoming {
@@ -73,8 +91,10 @@ class TcpTransport final : public Transport {
   struct Peer {
     tcp::Socket socket;
     std::deque<Outgoing> outgoing;
-    std::map<Channel, std::deque<Receive>> receives;
+    std::map<Channel, std::deque<Receive>> receives;  // posted, nothing matched yet
+    std::map<Channel, std::deque<Receive>> cleared;   // matched to a request and cleared: the bytes come in this order
     std::map<Channel, std::deque<Early>> early;
+    std::map<Channel, std::deque<Held>> held;         // sends asked for, not yet cleared
     Incoming incoming;
     bool closed = false;  // it closed its side, with nothing pending
   };
@@ -85,8 +105,11 @@ class TcpTransport final : public Transport {
   void progress();
   void write(Rank rank, Peer& peer);
   void read(Rank rank, Peer& peer);
-  // The header just read: where its bytes go.
+  // The header just read: where its bytes go, or what it asks.
   void startMessage(Rank rank, Peer& peer);
+  // Matches `receive` to a request for `bytes`: clears it, and the bytes will come into it.
+  void clear(Rank rank, Peer& peer, Channel channel, const Receive& receive, std::size_t bytes);
+  void queue(Rank rank, Peer& peer, Outgoing frame);
   void finishMessage(Peer& peer);
   // The peer closed its connection (or reset it): an error if something is pending with it.
   void lost(Rank rank, Peer& peer, const std::string& how);
@@ -94,6 +117,7 @@ class TcpTransport final : public Transport {
   std::string describePending() const;
 
   Rank rank_;
+  std::size_t eagerLimit_;
   std::vector<Peer> peers_;
   RequestId next_ = 0;
   std::vector<RequestId> finished_;

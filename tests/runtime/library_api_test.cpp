@@ -327,6 +327,9 @@ TEST(LibraryInit, RefusesTcpArgumentsThatNameNoRankOrNoAddressBeforeConnecting) 
   expectRefused(ddl_comm_init_tcp(0, 2, "127.0.0.1", &comm), "root_address: '127.0.0.1' is not host:port");
   expectRefused(ddl_comm_init_tcp(0, 2, "127.0.0.1:70000", &comm), "root_address: port 70000");
   expectRefused(ddl_comm_init_tcp(0, 1, "127.0.0.1:29500", nullptr), "comm: a null pointer");
+  ::setenv("DDLSCALE_TCP_EAGER_LIMIT", "lots", 1);
+  expectRefused(ddl_comm_init_tcp(0, 1, "127.0.0.1:29500", &comm), "DDLSCALE_TCP_EAGER_LIMIT");
+  ::unsetenv("DDLSCALE_TCP_EAGER_LIMIT");
   EXPECT_EQ(comm, nullptr);
 }
 

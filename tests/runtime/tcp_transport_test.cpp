@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 
 #include <functional>
+#include <limits>
+#include <tuple>
 #include <numeric>
 #include <thread>
 
@@ -32,14 +34,19 @@ struct Root {
   tcp::Endpoint at() { return tcp::Endpoint{htonl(INADDR_LOOPBACK), listener.port()}; }
 };
 
+constexpr std::size_t kAllRendezvous = 0;
+constexpr std::size_t kAllEager = std::numeric_limits<std::size_t>::max();
+
 // Runs `rank` on `ranks` threads, each with its own end of the mesh, and joins them.
-void runTcpJob(int ranks, const std::function<void(TcpTransport&, World&)>& rank) {
+void runTcpJob(int ranks, const std::function<void(TcpTransport&, World&)>& rank,
+               std::size_t eagerLimit = TcpTransport::kDefaultEagerLimit) {
   Root root;
   ThreadGroup group(ranks);
   std::vector<std::thread> threads;
   for (Rank r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
-      TcpTransport transport(r, tcp::connectMesh(r, ranks, root.at(), Clock::now() + kPatience, r == 0 ? &root.listener : nullptr));
+      TcpTransport transport(r, tcp::connectMesh(r, ranks, root.at(), Clock::now() + kPatience, r == 0 ? &root.listener : nullptr),
+                             eagerLimit);
       ThreadWorld world(group, r);
       rank(transport, world);
     });
@@ -51,25 +58,35 @@ void waitFor(Transport& transport, std::size_t requests) {
   for (std::size_t finished = 0; finished < requests;) finished += transport.waitSome(deadline).size();
 }
 
-class TcpEveryRankCount : public ::testing::TestWithParam<int> {};
+// Every rank count, with every message eager, with the default limit, and with every message waiting for
+// its receive.
+class TcpEveryRankCount : public ::testing::TestWithParam<std::tuple<int, std::size_t>> {};
 
 TEST_P(TcpEveryRankCount, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
-  const int ranks = GetParam();
+  const auto [ranks, eagerLimit] = GetParam();
   std::vector<testing::ExactnessResult> results;
   runTcpJob(ranks, [&](TcpTransport& transport, World& world) {
     // Pieces of 16 KiB, so that large steps are pipelined as many messages.
     auto mine = testing::runEveryAlgorithm(world, transport, {DataType::Float32, DataType::BFloat16}, {0, 1, 7, (1 << 16) + 3},
                                            RunOptions{16 * 1024, std::chrono::milliseconds(20'000)});
     if (world.rank() == 0) results = std::move(mine);
-  });
+  }, eagerLimit);
   ASSERT_FALSE(results.empty());
   for (const testing::ExactnessResult& result : results) EXPECT_EQ(result.wrong, 0) << result.description;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, TcpEveryRankCount, ::testing::Values(1, 2, 3, 4, 5, 6, 8),
-                         [](const ::testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "Ranks"; });
+INSTANTIATE_TEST_SUITE_P(Ranks, TcpEveryRankCount,
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4, 5, 6, 8),
+                                            ::testing::Values(kAllEager, TcpTransport::kDefaultEagerLimit, kAllRendezvous)),
+                         [](const ::testing::TestParamInfo<std::tuple<int, std::size_t>>& info) {
+                           const std::size_t limit = std::get<1>(info.param);
+                           return std::to_string(std::get<0>(info.param)) + "Ranks" +
+                                  (limit == kAllEager ? "AllEager" : limit == kAllRendezvous ? "AllRendezvous" : "Default");
+                         });
 
-TEST(TcpTransport, MessagesAreMatchedPerChannelInOrderWhetherTheyComeBeforeOrAfterTheirReceive) {
+class TcpEagerLimit : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(TcpEagerLimit, MessagesAreMatchedPerChannelInOrderWhetherTheyComeBeforeOrAfterTheirReceive) {
   runTcpJob(2, [](TcpTransport& transport, World& world) {
     const float first = 1.5f, second = 2.5f, other = 3.5f, last = 4.5f;
     if (world.rank() == 0) {
@@ -101,10 +118,10 @@ TEST(TcpTransport, MessagesAreMatchedPerChannelInOrderWhetherTheyComeBeforeOrAft
       EXPECT_EQ(got[3], other);
       EXPECT_EQ(got[4], last);
     }
-  });
+  }, GetParam());
 }
 
-TEST(TcpTransport, TwoRanksSendingEachOtherMoreThanTheWindowsHoldBothFinish) {
+TEST_P(TcpEagerLimit, TwoRanksSendingEachOtherMoreThanTheWindowsHoldBothFinish) {
   // 64 MiB each way, every receive posted after its send: neither rank may wait for the other to read.
   constexpr std::size_t kBytes = std::size_t{64} << 20;
   runTcpJob(2, [&](TcpTransport& transport, World& world) {
@@ -117,6 +134,35 @@ TEST(TcpTransport, TwoRanksSendingEachOtherMoreThanTheWindowsHoldBothFinish) {
     std::vector<char> expected(kBytes);
     std::iota(expected.begin(), expected.end(), static_cast<char>(peer * 7));
     EXPECT_TRUE(in == expected);
+  }, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Limits, TcpEagerLimit, ::testing::Values(kAllEager, TcpTransport::kDefaultEagerLimit, kAllRendezvous),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           return info.param == kAllEager ? "AllEager" : info.param == kAllRendezvous ? "AllRendezvous" : "Default";
+                         });
+
+TEST(TcpTransport, AMessageAboveTheEagerLimitGoesOnlyOnceItsReceiveIsPosted) {
+  constexpr std::size_t kBytes = 1 << 20;  // which the sockets of loopback would take eagerly at once
+  runTcpJob(2, [&](TcpTransport& transport, World& world) {
+    std::vector<char> data(kBytes, static_cast<char>(world.rank() + 1));
+    if (world.rank() == 0) {
+      transport.postSend(1, 0, data.data(), kBytes);
+      try {
+        transport.waitSome(Clock::now() + std::chrono::milliseconds(300));
+        ADD_FAILURE() << "a send above the eager limit finished before its receive was posted";
+      } catch (const TransportError& error) {
+        EXPECT_EQ(std::string(error.what()), "1 message still waits for its peer: sends to rank 1");
+      }
+      world.barrier();
+      waitFor(transport, 1);
+    } else {
+      world.barrier();
+      transport.postReceive(0, 0, data.data(), kBytes);
+      waitFor(transport, 1);
+      EXPECT_EQ(data.front(), 1);
+      EXPECT_EQ(data.back(), 1);
+    }
   });
 }
 

@@ -114,6 +114,9 @@ DDL_API ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm);
  * has come, waiting up to 30 s for the last one. Where the ranks disagree (two give the same rank, or
  * another size) every rank that came fails alike with DDL_INVALID_ARGUMENT naming the rank; a rank that
  * never comes, or an address rank 0 cannot listen at, fails with DDL_INTERNAL_ERROR naming the wait.
+ * Messages of up to DDLSCALE_TCP_EAGER_LIMIT bytes (the environment's, as "64K" or "1M"; 64 KiB, Open
+ * MPI's, where unset) go at once; larger ones wait until their receive is posted (rendezvous), which keeps
+ * pairwise exchanges from running one direction at a time. A bad value is DDL_INVALID_ARGUMENT naming it.
  * Messages go in this machine's byte order: the ranks run one build on one kind of machine. */
 DDL_API ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_comm* comm);
 
