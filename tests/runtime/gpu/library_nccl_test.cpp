@@ -5,6 +5,8 @@
 // case that runs there.
 //
 //   mpirun -np P library_nccl_tests          (P GPUs: NCCL refuses two ranks on one GPU)
+// MPI without MPI_THREAD_MULTIPLE (mpi_test_main.cpp): the collectives run in the caller's thread, on the
+// GPU that ddl_comm_init_nccl made current there.
 
 #include <cuda_runtime_api.h>
 #include <mpi.h>
@@ -21,16 +23,11 @@
 
 namespace {
 
-int worldSize() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-int worldRank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
+// This process's place in the MPI job: what a rank of `comm` is, or how many there are.
+int placeIn(int (*ask)(MPI_Comm, int*)) {
+  int value = 0;
+  ask(MPI_COMM_WORLD, &value);
+  return value;
 }
 
 TEST(LibraryNccl, WithoutAGpuEveryRankIsToldUnsupported) {
@@ -74,8 +71,8 @@ class LibraryNcclOnGpu : public ::testing::Test {
   }
   void TearDown() override { EXPECT_EQ(ddl_comm_destroy(comm_), DDL_SUCCESS); }
   ddl_comm comm_ = nullptr;
-  const int rank_ = worldRank();
-  const int size_ = worldSize();
+  const int rank_ = placeIn(MPI_Comm_rank);
+  const int size_ = placeIn(MPI_Comm_size);
 };
 
 // Small integers: every order of addition gives the same sum.
@@ -140,15 +137,3 @@ TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
 }
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (worldRank() != 0)
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  int failed = RUN_ALL_TESTS() != 0;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failed;
-}
