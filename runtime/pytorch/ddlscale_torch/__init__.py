@@ -13,8 +13,8 @@ An existing DistributedDataParallel script changes in two lines:
     import ddlscale_torch                                                   # added
     dist.init_process_group("ddlscale", init_method="ddlscale://")         # was ("gloo", ...)
 
-and runs as `mpirun -np 4 python3 train.py`; or, under torchrun (`torchrun --nproc_per_node 4 train.py`),
-in one: `dist.init_process_group("ddlscale")`, with torch's own env:// rendezvous. DDLSCALE_BOOTSTRAP=mpi or
+and runs as `mpirun -np 4 python3 train.py`. Under torchrun (`torchrun --nproc_per_node 4 train.py`) the one line
+is `dist.init_process_group("ddlscale")`, with torch's own env:// rendezvous. DDLSCALE_BOOTSTRAP=mpi or
 tcp overrides how the ranks meet. The allreduce's algorithm comes from the environment, read when a
 group is made: DDLSCALE_ALGORITHM="ddl dims=2x2" (a name, then its options as ddlrun's flags without dashes), or
 DDLSCALE_TUNING=table.json (a table from `ddlsim tune --json`, which chooses per call by size); ring when neither
