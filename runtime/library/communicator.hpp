@@ -1,12 +1,12 @@
 #pragma once
 // What a ddl_comm of the C API (include/ddlscale/ddlscale.h) is: a transport of its own (MPI point-to-point
-// on a duplicate of the caller's communicator, or TCP connections of a job without MPI), the algorithm
-// chosen for each collective, and the executor that runs their programs over that transport. Collectives
-// are checked and their programs built in the caller's thread, so that a bad argument is the caller's error
-// before anything runs; they run in the order issued, on the communicator's own thread where the transport
-// may be driven from one (MPI_THREAD_MULTIPLE, or TCP), otherwise in the caller's. What the communicator
-// needs of the ranks together (agreeing on a choice, a barrier) it does with messages of its own, on
-// channels above any schedule's, so any transport serves.
+// on a duplicate of the caller's communicator, TCP connections of a job without MPI, or NCCL for GPU memory
+// with MPI beside it), the algorithm chosen for each collective, and the executor that runs their programs
+// over that transport. Collectives are checked and their programs built in the caller's thread, so that a
+// bad argument is the caller's error before anything runs; they run in the order issued, on the
+// communicator's own thread where the transport may be driven from one (MPI_THREAD_MULTIPLE, or TCP),
+// otherwise in the caller's. What the communicator needs of the ranks together (agreeing on a choice, a
+// barrier) it does with messages of its own, on a channel above any schedule's, so any transport serves.
 
 #include <chrono>
 #include <condition_variable>

@@ -223,13 +223,12 @@ ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm) {
 ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_comm* comm) {
   return guarded("ddl_comm_init_tcp", [&] {
     if (!comm) throw ddl::InvalidArgument("comm", "a null pointer");
-    if (size < 1) throw ddl::InvalidArgument("size", std::to_string(size) + ": a job has at least one rank");
-    if (rank < 0 || rank >= size) throw ddl::InvalidArgument("rank", std::to_string(rank) + " is not one of 0.." + std::to_string(size - 1));
     const ddl::tcp::Endpoint root = ddl::tcp::parseEndpoint(text(root_address, "root_address"), "root_address");
     std::size_t eagerLimit = ddl::TcpTransport::kDefaultEagerLimit;
     if (const char* limit = std::getenv("DDLSCALE_TCP_EAGER_LIMIT"); limit && *limit)
       eagerLimit = static_cast<std::size_t>(ddl::parseByteSize(limit, "DDLSCALE_TCP_EAGER_LIMIT"));
     const auto deadline = ddl::tcp::Clock::now() + ddl::Communicator::kDefaultTimeout;
+    // connectMesh checks the rank and the size before it touches the network.
     auto transport = std::make_unique<ddl::TcpTransport>(rank, ddl::tcp::connectMesh(rank, size, root, deadline), eagerLimit);
     *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(transport), true)};
   });

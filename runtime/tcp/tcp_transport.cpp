@@ -19,6 +19,12 @@ namespace {
 
 std::string rankName(Rank rank) { return "rank " + std::to_string(rank); }
 
+// Two sides of one message that disagree on its size: the receiving rank `self` fails its wait.
+TransportError sizeMismatch(Rank sender, Rank self, Channel channel, std::size_t sent, std::size_t received) {
+  return TransportError(rankName(sender) + " sent " + std::to_string(sent) + " bytes on channel " + std::to_string(channel) +
+                        " where " + rankName(self) + " receives " + std::to_string(received));
+}
+
 bool wouldBlock(int error) { return error == EAGAIN || error == EWOULDBLOCK; }
 bool connectionLost(int error) { return error == EPIPE || error == ECONNRESET || error == ETIMEDOUT; }
 
@@ -62,9 +68,7 @@ RequestId TcpTransport::postSend(Rank peer, Channel channel, const void* data, s
 }
 
 void TcpTransport::clear(Rank rank, Peer& peer, Channel channel, const Receive& receive, std::size_t bytes) {
-  if (receive.bytes != bytes)
-    throw TransportError(rankName(rank) + " sent " + std::to_string(bytes) + " bytes on channel " + std::to_string(channel) +
-                         " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
+  if (receive.bytes != bytes) throw sizeMismatch(rank, rank_, channel, bytes, receive.bytes);
   peer.cleared[channel].push_back(receive);
   queue(rank, peer, Outgoing{Header{static_cast<std::uint32_t>(channel), Frame::Clear, bytes}, nullptr, 0, 0, -1});
 }
@@ -88,9 +92,7 @@ RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std:
     ++pending_;
     return id;
   }
-  if (message.bytes.size() != bytes)
-    throw TransportError(rankName(peer) + " sent " + std::to_string(message.bytes.size()) + " bytes on channel " +
-                         std::to_string(channel) + " where " + rankName(rank_) + " receives " + std::to_string(bytes));
+  if (message.bytes.size() != bytes) throw sizeMismatch(peer, rank_, channel, message.bytes.size(), bytes);
   if (message.complete) {
     if (bytes > 0) std::memcpy(data, message.bytes.data(), bytes);  // a null buffer may stand for none
     finished_.push_back(id);
@@ -179,9 +181,7 @@ void TcpTransport::startMessage(Rank rank, Peer& peer) {
     case Frame::Eager:
       if (std::deque<Receive>* posted = oldest(peer.receives, channel)) {
         const Receive receive = posted->front();
-        if (receive.bytes != bytes)
-          throw TransportError(rankName(rank) + " sent " + std::to_string(bytes) + " bytes on channel " + std::to_string(channel) +
-                               " where " + rankName(rank_) + " receives " + std::to_string(receive.bytes));
+        if (receive.bytes != bytes) throw sizeMismatch(rank, rank_, channel, bytes, receive.bytes);
         posted->pop_front();
         incoming.into = receive.data;
         incoming.id = receive.id;

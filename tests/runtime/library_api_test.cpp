@@ -32,6 +32,7 @@
 #include "algorithms/io/schedule_json.hpp"
 #include "ddlscale/ddlscale.h"
 #include "runtime/narrow_floats.hpp"
+#include "tests/runtime/library_test_support.hpp"
 
 namespace {
 
@@ -80,8 +81,7 @@ class LibraryApi : public ::testing::Test {
   const int size_ = worldSize();
 };
 
-// Small integers, so that every order of addition gives the same sum in every type.
-float valueOf(std::size_t index, int rank) { return static_cast<float>(static_cast<int>((index * 7 + static_cast<std::size_t>(rank) * 3) % 5) - 2); }
+using ddl::testing::valueOf;
 
 float sumOf(std::size_t index, int ranks) {
   float sum = 0;
@@ -103,17 +103,12 @@ int wrongAfterAllreduce(ddl_comm comm, std::size_t count, int rank, int ranks, b
 }
 
 TEST_F(LibraryApi, EveryAllreduceAlgorithmThatFitsLeavesEveryRankWithTheExactSum) {
-  int ran = 0;
-  for (const ddl::AlgorithmDefinition* algorithm : ddl::allAlgorithms()) {
-    if (algorithm->collective != ddl::CollectiveKind::Allreduce) continue;
-    const std::string name(algorithm->name);
-    if (ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, name.c_str(), nullptr) != DDL_SUCCESS) continue;  // needs options here
-    ++ran;
+  const int ran = ddl::testing::forEachAllreduceAlgorithmWithoutOptions(comm_, [&](const std::string& name) {
     for (const std::size_t count : {std::size_t{1}, static_cast<std::size_t>(size_) + 1, std::size_t{4099}, std::size_t{300007}})
       for (const bool inPlace : {true, false})
         EXPECT_EQ(wrongAfterAllreduce(comm_, count, rank_, size_, inPlace), 0)
             << name << ", " << count << " elements, " << (inPlace ? "in place" : "out of place");
-  }
+  });
   EXPECT_GE(ran, 3) << "ring, recursive doubling and the binomial tree take any rank count";
 }
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/collectives/registry.hpp"
 #include "ddlscale/ddlscale.h"
 #include "runtime/cuda/cuda_devices.hpp"
+#include "tests/runtime/library_test_support.hpp"
 
 namespace {
 
@@ -75,16 +75,10 @@ class LibraryNcclOnGpu : public ::testing::Test {
   const int size_ = placeIn(MPI_Comm_size);
 };
 
-// Small integers: every order of addition gives the same sum.
-float valueOf(std::size_t index, int rank) { return static_cast<float>(static_cast<int>((index * 7 + static_cast<std::size_t>(rank) * 3) % 5) - 2); }
+using ddl::testing::valueOf;
 
 TEST_F(LibraryNcclOnGpu, EveryAllreduceAlgorithmThatFitsSumsDeviceBuffersExactly) {
-  int ran = 0;
-  for (const ddl::AlgorithmDefinition* algorithm : ddl::allAlgorithms()) {
-    if (algorithm->collective != ddl::CollectiveKind::Allreduce) continue;
-    const std::string name(algorithm->name);
-    if (ddl_comm_set_algorithm(comm_, DDL_ALLREDUCE, name.c_str(), nullptr) != DDL_SUCCESS) continue;  // needs options here
-    ++ran;
+  const int ran = ddl::testing::forEachAllreduceAlgorithmWithoutOptions(comm_, [&](const std::string& name) {
     for (const std::size_t count : {std::size_t{1}, std::size_t{4099}, std::size_t{1} << 20})
       for (const bool inPlace : {true, false}) {
         std::vector<float> mine(count);
@@ -105,7 +99,7 @@ TEST_F(LibraryNcclOnGpu, EveryAllreduceAlgorithmThatFitsSumsDeviceBuffersExactly
         if (!inPlace) wrong += send.read() != mine;
         EXPECT_EQ(wrong, 0) << name << ", " << count << " elements, " << (inPlace ? "in place" : "out of place");
       }
-  }
+  });
   EXPECT_GE(ran, 3) << "ring, recursive doubling and the binomial tree take any rank count";
 }
 
