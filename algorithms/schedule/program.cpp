@@ -38,27 +38,10 @@ Program::Program(Rank rank, Elements elements, std::vector<Step> steps, std::vec
   streamLookup_.assign(streamOf.begin(), streamOf.end());
 }
 
-std::span<const StepIndex> Program::dependenciesOf(StepIndex index) const {
-  const Step& s = step(index);
-  return std::span<const StepIndex>(dependencies_).subspan(static_cast<std::size_t>(s.firstDependency),
-                                                            static_cast<std::size_t>(s.dependencyCount));
-}
-
-std::span<const StepIndex> Program::streamSteps(int stream) const {
-  const auto begin = static_cast<std::size_t>(streamBegin_[static_cast<std::size_t>(stream)]);
-  const auto end = static_cast<std::size_t>(streamBegin_[static_cast<std::size_t>(stream) + 1]);
-  return std::span<const StepIndex>(streamStepList_).subspan(begin, end - begin);
-}
-
 int Program::findStream(const StreamKey& key) const {
   auto it = std::lower_bound(streamLookup_.begin(), streamLookup_.end(), key,
                              [](const auto& entry, const StreamKey& k) { return entry.first < k; });
   return it != streamLookup_.end() && it->first == key ? it->second : -1;
-}
-
-StepIndex Program::previousInStream(StepIndex index) const {
-  const Step& s = step(index);
-  return s.sequence == 0 ? -1 : streamSteps(s.stream)[static_cast<std::size_t>(s.sequence - 1)];
 }
 
 std::string Program::describe(StepIndex index) const {

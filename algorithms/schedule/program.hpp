@@ -32,16 +32,28 @@ class Program {
   StepIndex size() const { return static_cast<StepIndex>(steps_.size()); }
   std::span<const Step> steps() const { return steps_; }
   const Step& step(StepIndex index) const { return steps_[static_cast<std::size_t>(index)]; }
-  std::span<const StepIndex> dependenciesOf(StepIndex index) const;
+  std::span<const StepIndex> dependenciesOf(StepIndex index) const {
+    const Step& s = step(index);
+    return std::span<const StepIndex>(dependencies_).subspan(static_cast<std::size_t>(s.firstDependency),
+                                                              static_cast<std::size_t>(s.dependencyCount));
+  }
   std::span<const StepIndex> dependencyList() const { return dependencies_; }
 
   int streamCount() const { return static_cast<int>(streamKeys_.size()); }
   const StreamKey& streamKey(int stream) const { return streamKeys_[static_cast<std::size_t>(stream)]; }
-  std::span<const StepIndex> streamSteps(int stream) const;
+  // Inline, as previousInStream: executors call them for every step they complete.
+  std::span<const StepIndex> streamSteps(int stream) const {
+    const auto begin = static_cast<std::size_t>(streamBegin_[static_cast<std::size_t>(stream)]);
+    const auto end = static_cast<std::size_t>(streamBegin_[static_cast<std::size_t>(stream) + 1]);
+    return std::span<const StepIndex>(streamStepList_).subspan(begin, end - begin);
+  }
   // The stream with this key, or -1 if the program has none.
   int findStream(const StreamKey& key) const;
   // The step posted before `index` in its stream, or -1 for the first step of a stream.
-  StepIndex previousInStream(StepIndex index) const;
+  StepIndex previousInStream(StepIndex index) const {
+    const Step& s = step(index);
+    return s.sequence == 0 ? -1 : streamStepList_[static_cast<std::size_t>(streamBegin_[static_cast<std::size_t>(s.stream)] + s.sequence - 1)];
+  }
 
   // "rank 3 step 17 (receive-reduce [768, 1024) from rank 2, channel 0, message #5)"
   std::string describe(StepIndex index) const;

@@ -39,6 +39,7 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   activity.bound = bound;
   activity.rate = 0;
   activity.alive = true;
+  bool everyResourceSlack = true;
   for (ResourceId r : resources) {
     Resource& resource = resources_[static_cast<std::size_t>(r)];
     activity.slots.push_back(static_cast<std::int32_t>(resource.users.size()));
@@ -48,9 +49,17 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
     } else {
       ++resource.unboundedUsers;
     }
-    touched_.push_back(r);
+    everyResourceSlack = everyResourceSlack && slack(resource);
   }
-  if (resources.empty()) unconstrained_.push_back(id);
+  // Resources still slack with it were slack before it: it runs at its bound and nobody's rate moves, so
+  // there is nothing to solve (a reduction on its host's many cores, a message alone below its links).
+  if (everyResourceSlack) {
+    unconstrained_.push_back(id);
+  } else {
+    // Only what it fills can move anyone's rate: its slack resources still limit nobody.
+    for (ResourceId r : resources)
+      if (!slack(resources_[static_cast<std::size_t>(r)])) touched_.push_back(r);
+  }
   return id;
 }
 
@@ -59,6 +68,8 @@ void FairSharing::remove(ActivityId id) {
   for (std::size_t i = 0; i < activity.resources.size(); ++i) {
     const ResourceId r = activity.resources[i];
     Resource& resource = resources_[static_cast<std::size_t>(r)];
+    // A resource slack with the activity stays slack without it: it limited nobody, and frees nothing.
+    if (!slack(resource)) touched_.push_back(r);
     std::vector<ActivityId>& users = resource.users;
     const std::int32_t slot = activity.slots[i];
     const std::int32_t last = static_cast<std::int32_t>(users.size()) - 1;
@@ -79,7 +90,6 @@ void FairSharing::remove(ActivityId id) {
           break;
         }
     }
-    touched_.push_back(r);
   }
   activity.alive = false;
   activity.rate = 0;
@@ -99,7 +109,8 @@ void FairSharing::solve(std::vector<ActivityId>& changed) {
   std::vector<ResourceId> resources;
   std::vector<ActivityId> activities;
   for (ResourceId r : touched_) {
-    if (resources_[static_cast<std::size_t>(r)].visited == stamp_) continue;
+    const Resource& start = resources_[static_cast<std::size_t>(r)];
+    if (start.visited == stamp_ || start.users.empty()) continue;  // emptied: nobody left to share it
     resources.assign(1, r);
     activities.clear();
     component(resources, activities);

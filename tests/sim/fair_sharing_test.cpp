@@ -74,6 +74,7 @@ TEST(FairSharing, GivesTheWeightedMaxMinRatesOfRandomSystemsAsActivitiesComeAndG
       sharing.addResource(capacity.back());
     }
     std::map<FairSharing::ActivityId, Activity> alive;
+    std::map<FairSharing::ActivityId, double> rateBefore;
     std::vector<FairSharing::ActivityId> changed;
     for (int event = 0; event < 12; ++event) {
       if (!alive.empty() && random() % 3 == 0) {
@@ -88,7 +89,17 @@ TEST(FairSharing, GivesTheWeightedMaxMinRatesOfRandomSystemsAsActivitiesComeAndG
         activity.bound = random() % 3 == 0 ? -1 : 0.5 + static_cast<double>(random() % 50);
         alive[sharing.add(activity.resources, activity.weight, activity.bound)] = activity;
       }
+      changed.clear();
       sharing.solve(changed);
+      // Every activity whose rate moved is reported, or the simulation above would keep its old end.
+      for (const auto& [id, activity] : alive) {
+        const auto before = rateBefore.find(id);
+        if (before == rateBefore.end() || before->second != sharing.rate(id)) {
+          EXPECT_NE(std::find(changed.begin(), changed.end(), id), changed.end()) << "trial " << trial << ", event " << event;
+        }
+      }
+      rateBefore.clear();
+      for (const auto& [id, activity] : alive) rateBefore[id] = sharing.rate(id);
       std::vector<Activity> listed;
       for (const auto& [id, activity] : alive) listed.push_back(activity);
       const std::vector<double> expected = maxMinRates(capacity, listed);
@@ -99,6 +110,43 @@ TEST(FairSharing, GivesTheWeightedMaxMinRatesOfRandomSystemsAsActivitiesComeAndG
       }
     }
   }
+}
+
+// A non-blocking switch is sized for its ports: its users' bounds fill it exactly. It limits nobody, so a
+// change at one port moves only the rates that port's users share.
+TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
+  constexpr int kPorts = 32;
+  constexpr double kPort = 12.5e9;
+  FairSharing sharing;
+  const FairSharing::ResourceId leaf = sharing.addResource(kPorts * kPort);
+  std::vector<FairSharing::ActivityId> messages;
+  std::vector<FairSharing::ResourceId> nics;
+  for (int port = 0; port < kPorts; ++port) {
+    nics.push_back(sharing.addResource(kPort));
+    const FairSharing::ResourceId route[] = {nics.back(), leaf};
+    messages.push_back(sharing.add(route, 1, kPort));
+  }
+  std::vector<FairSharing::ActivityId> changed;
+  sharing.solve(changed);
+  for (FairSharing::ActivityId message : messages) EXPECT_DOUBLE_EQ(sharing.rate(message), kPort);
+
+  // A second message through port 0: the two there halve, and nobody else moves.
+  const FairSharing::ResourceId route[] = {nics[0], leaf};
+  const FairSharing::ActivityId second = sharing.add(route, 1, kPort);
+  changed.clear();
+  sharing.solve(changed);
+  EXPECT_DOUBLE_EQ(sharing.rate(messages[0]), kPort / 2);
+  EXPECT_DOUBLE_EQ(sharing.rate(second), kPort / 2);
+  for (int port = 1; port < kPorts; ++port) EXPECT_DOUBLE_EQ(sharing.rate(messages[static_cast<std::size_t>(port)]), kPort);
+  std::sort(changed.begin(), changed.end());
+  EXPECT_EQ(changed, (std::vector<FairSharing::ActivityId>{messages[0], second}));
+
+  // It leaves: the first has the port to itself again.
+  sharing.remove(second);
+  changed.clear();
+  sharing.solve(changed);
+  EXPECT_DOUBLE_EQ(sharing.rate(messages[0]), kPort);
+  EXPECT_EQ(changed, (std::vector<FairSharing::ActivityId>{messages[0]}));
 }
 
 TEST(FairSharing, RefusesWhatHasNoRate) {
