@@ -5,46 +5,58 @@
 
 namespace ddl {
 
-ProgramExecution::ProgramExecution(const Program& program)
-    : program_(program),
-      flags_(static_cast<std::size_t>(program.size()), 0),
-      pendingDependencies_(static_cast<std::size_t>(program.size()), 0),
-      dependentsBegin_(static_cast<std::size_t>(program.size()) + 1, 0),
-      channelOf_(static_cast<std::size_t>(program.size()), 0) {
+ProgramExecution::ProgramExecution(const Program& program) : program_(program), states_(index(program.size()) + 1) {
+  // Channels numbered in order of first appearance, each channel's steps in program order.
   std::map<Channel, std::uint32_t> channels;
+  std::vector<std::uint32_t> channelLength;
   for (StepIndex step = 0; step < program.size(); ++step) {
-    const auto [it, added] = channels.try_emplace(program.step(step).channel, static_cast<std::uint32_t>(channelSteps_.size()));
-    if (added) channelSteps_.emplace_back();
-    channelSteps_[it->second].push_back(step);
-    channelOf_[index(step)] = it->second;
-    pendingDependencies_[index(step)] = program.step(step).dependencyCount;
-    for (StepIndex dependency : program.dependenciesOf(step)) ++dependentsBegin_[index(dependency) + 1];
+    const Step& s = program.step(step);
+    const auto [it, added] = channels.try_emplace(s.channel, static_cast<std::uint32_t>(channelLength.size()));
+    if (added) channelLength.push_back(0);
+    ++channelLength[it->second];
+    StepState& st = state(step);
+    st.channel = it->second;
+    st.pendingDependencies = s.dependencyCount;
+    st.receiveReduce = s.kind == StepKind::ReceiveReduce;
+    st.empty = s.range.count == 0;
+    st.previousInStream = program.previousInStream(step);
+    const auto stream = program.streamSteps(s.stream);
+    st.nextInStream = static_cast<std::size_t>(s.sequence) + 1 < stream.size() ? stream[static_cast<std::size_t>(s.sequence) + 1] : -1;
+    for (StepIndex dependency : program.dependenciesOf(step)) ++state(dependency + 1).dependentsBegin;
   }
-  nextToPost_.assign(channelSteps_.size(), 0);
-  for (std::size_t i = 1; i < dependentsBegin_.size(); ++i) dependentsBegin_[i] += dependentsBegin_[i - 1];
+  channelBegin_.assign(channelLength.size() + 1, 0);
+  for (std::size_t c = 0; c < channelLength.size(); ++c) channelBegin_[c + 1] = channelBegin_[c] + channelLength[c];
+  channelSteps_.resize(index(program.size()));
+  std::vector<std::uint32_t> placed(channelBegin_.begin(), channelBegin_.end() - 1);
+  for (StepIndex step = 0; step < program.size(); ++step) channelSteps_[placed[state(step).channel]++] = step;
+  nextToPost_.assign(channelBegin_.begin(), channelBegin_.end() - 1);
+
+  for (std::size_t i = 1; i < states_.size(); ++i) states_[i].dependentsBegin += states_[i - 1].dependentsBegin;
   dependents_.resize(program.dependencyList().size());
-  std::vector<std::int32_t> filled(dependentsBegin_.begin(), dependentsBegin_.end() - 1);
+  std::vector<std::int32_t> filled(states_.size() - 1);
+  for (std::size_t i = 0; i < filled.size(); ++i) filled[i] = states_[i].dependentsBegin;
   for (StepIndex step = 0; step < program.size(); ++step)
-    for (StepIndex dependency : program.dependenciesOf(step))
-      dependents_[static_cast<std::size_t>(filled[index(dependency)]++)] = step;
+    for (StepIndex dependency : program.dependenciesOf(step)) dependents_[static_cast<std::size_t>(filled[index(dependency)]++)] = step;
 }
 
 void ProgramExecution::restart() {
-  std::fill(flags_.begin(), flags_.end(), 0);
-  for (StepIndex step = 0; step < program_.size(); ++step) pendingDependencies_[index(step)] = program_.step(step).dependencyCount;
-  std::fill(nextToPost_.begin(), nextToPost_.end(), 0);
+  for (StepIndex step = 0; step < program_.size(); ++step) {
+    state(step).flags = 0;
+    state(step).pendingDependencies = program_.step(step).dependencyCount;
+  }
+  nextToPost_.assign(channelBegin_.begin(), channelBegin_.end() - 1);
   completedUnsettled_.clear();
   completedCount_ = 0;
 }
 
 void ProgramExecution::start(std::vector<Action>& actions) {
-  for (std::size_t channel = 0; channel < channelSteps_.size(); ++channel) advance(channel, actions);
+  for (std::size_t channel = 0; channel < nextToPost_.size(); ++channel) advance(channel, actions);
   settle(actions);
 }
 
 void ProgramExecution::transferred(StepIndex step, std::vector<Action>& actions) {
-  flags_[index(step)] |= kTransferred;
-  if (program_.step(step).kind == StepKind::ReceiveReduce) {
+  state(step).flags |= kTransferred;
+  if (state(step).receiveReduce) {
     tryReduce(step, actions);
   } else {
     complete(step);
@@ -58,20 +70,21 @@ void ProgramExecution::reduced(StepIndex step, std::vector<Action>& actions) {
 }
 
 bool ProgramExecution::mayPost(StepIndex step) const {
-  const StepIndex previous = program_.previousInStream(step);
-  if (previous >= 0 && !completed(previous)) return false;
-  return program_.step(step).kind == StepKind::ReceiveReduce || pendingDependencies_[index(step)] == 0;
+  const StepState& st = state(step);
+  if (st.previousInStream >= 0 && !completed(st.previousInStream)) return false;
+  return st.receiveReduce || st.pendingDependencies == 0;
 }
 
 // Posts the channel's steps in order for as long as the next one may be posted.
 void ProgramExecution::advance(std::size_t channel, std::vector<Action>& actions) {
-  const std::vector<StepIndex>& steps = channelSteps_[channel];
-  std::size_t& next = nextToPost_[channel];
-  while (next < steps.size() && mayPost(steps[next])) {
-    const StepIndex step = steps[next++];
-    flags_[index(step)] |= kPosted;
-    if (program_.step(step).range.count == 0) {
-      flags_[index(step)] |= kTransferred;
+  std::uint32_t& next = nextToPost_[channel];
+  const std::uint32_t end = channelBegin_[channel + 1];
+  while (next < end && mayPost(channelSteps_[next])) {
+    const StepIndex step = channelSteps_[next++];
+    StepState& st = state(step);
+    st.flags |= kPosted;
+    if (st.empty) {
+      st.flags |= kTransferred;
       complete(step);
     } else {
       actions.push_back({ActionKind::Post, step});
@@ -80,14 +93,14 @@ void ProgramExecution::advance(std::size_t channel, std::vector<Action>& actions
 }
 
 void ProgramExecution::tryReduce(StepIndex step, std::vector<Action>& actions) {
-  std::uint8_t& flags = flags_[index(step)];
-  if (!(flags & kTransferred) || (flags & (kReducing | kCompleted)) || pendingDependencies_[index(step)] > 0) return;
-  flags |= kReducing;
+  StepState& st = state(step);
+  if (!(st.flags & kTransferred) || (st.flags & (kReducing | kCompleted)) || st.pendingDependencies > 0) return;
+  st.flags |= kReducing;
   actions.push_back({ActionKind::Reduce, step});
 }
 
 void ProgramExecution::complete(StepIndex step) {
-  flags_[index(step)] |= kCompleted;
+  state(step).flags |= kCompleted;
   ++completedCount_;
   completedUnsettled_.push_back(step);
 }
@@ -98,17 +111,16 @@ void ProgramExecution::settle(std::vector<Action>& actions) {
   while (!completedUnsettled_.empty()) {
     const StepIndex step = completedUnsettled_.back();
     completedUnsettled_.pop_back();
-    const Step& s = program_.step(step);
-    const auto stream = program_.streamSteps(s.stream);
-    if (static_cast<std::size_t>(s.sequence) + 1 < stream.size())
-      advance(channelOf_[index(stream[static_cast<std::size_t>(s.sequence) + 1])], actions);
-    for (auto i = dependentsBegin_[index(step)]; i < dependentsBegin_[index(step) + 1]; ++i) {
+    const StepState& st = state(step);
+    if (st.nextInStream >= 0) advance(state(st.nextInStream).channel, actions);
+    for (auto i = st.dependentsBegin; i < state(step + 1).dependentsBegin; ++i) {
       const StepIndex dependent = dependents_[static_cast<std::size_t>(i)];
-      if (--pendingDependencies_[index(dependent)] > 0) continue;
-      if (program_.step(dependent).kind == StepKind::ReceiveReduce) {
+      StepState& d = state(dependent);
+      if (--d.pendingDependencies > 0) continue;
+      if (d.receiveReduce) {
         tryReduce(dependent, actions);
       } else {
-        advance(channelOf_[index(dependent)], actions);
+        advance(d.channel, actions);
       }
     }
   }
@@ -127,16 +139,14 @@ StepIndex ProgramExecution::firstIncompleteDependency(StepIndex step) const {
 }
 
 StepIndex ProgramExecution::blocker(StepIndex step) const {
-  const std::uint8_t flags = flags_[index(step)];
-  if (!(flags & kPosted)) {
-    const std::uint32_t channel = channelOf_[index(step)];
-    const StepIndex next = channelSteps_[channel][nextToPost_[channel]];
+  const StepState& st = state(step);
+  if (!(st.flags & kPosted)) {
+    const StepIndex next = channelSteps_[nextToPost_[st.channel]];
     if (next != step) return next;
-    const StepIndex previous = program_.previousInStream(step);
-    return previous >= 0 && !completed(previous) ? previous : firstIncompleteDependency(step);
+    return st.previousInStream >= 0 && !completed(st.previousInStream) ? st.previousInStream : firstIncompleteDependency(step);
   }
-  if (!(flags & kTransferred)) return kWaitsForPeer;
-  if (!(flags & kReducing)) return firstIncompleteDependency(step);
+  if (!(st.flags & kTransferred)) return kWaitsForPeer;
+  if (!(st.flags & kReducing)) return firstIncompleteDependency(step);
   return kInProgress;
 }
 

@@ -42,11 +42,11 @@ class ProgramExecution {
   // The step's reduction has ended: completes the receive-reduce.
   void reduced(StepIndex step, std::vector<Action>& actions);
 
-  bool posted(StepIndex step) const { return flags_[index(step)] & kPosted; }
+  bool posted(StepIndex step) const { return state(step).flags & kPosted; }
   // Whether every step `step` depends on has completed: an executor may then reduce the parts of a
   // receive-reduce that have already arrived, before its whole transfer has ended.
-  bool dependenciesComplete(StepIndex step) const { return pendingDependencies_[index(step)] == 0; }
-  bool completed(StepIndex step) const { return flags_[index(step)] & kCompleted; }
+  bool dependenciesComplete(StepIndex step) const { return state(step).pendingDependencies == 0; }
+  bool completed(StepIndex step) const { return state(step).flags & kCompleted; }
   bool finished() const { return completedCount_ == program_.size(); }
   StepIndex firstIncomplete() const;
 
@@ -59,7 +59,21 @@ class ProgramExecution {
 
  private:
   static constexpr std::uint8_t kPosted = 1, kTransferred = 2, kReducing = 4, kCompleted = 8;
+  // Everything the rules read or write of one step, in one record: a simulator runs thousands of ranks'
+  // executions at once, and one record is one cache miss where separate arrays were several.
+  struct StepState {
+    std::int32_t pendingDependencies = 0;
+    StepIndex previousInStream = -1;
+    StepIndex nextInStream = -1;
+    std::int32_t dependentsBegin = 0;  // dependents of step i: dependents_[states_[i].dependentsBegin ..[i+1])
+    std::uint32_t channel = 0;         // index into channelBegin_
+    std::uint8_t flags = 0;
+    bool receiveReduce = false;
+    bool empty = false;  // zero elements: completes when posted
+  };
   static std::size_t index(StepIndex step) { return static_cast<std::size_t>(step); }
+  StepState& state(StepIndex step) { return states_[index(step)]; }
+  const StepState& state(StepIndex step) const { return states_[index(step)]; }
 
   bool mayPost(StepIndex step) const;
   void advance(std::size_t channel, std::vector<Action>& actions);
@@ -69,14 +83,12 @@ class ProgramExecution {
   StepIndex firstIncompleteDependency(StepIndex step) const;
 
   const Program& program_;
-  std::vector<std::uint8_t> flags_;
-  std::vector<std::int32_t> pendingDependencies_;
-  std::vector<std::int32_t> dependentsBegin_;  // dependents of step i: dependents_[dependentsBegin_[i] ..[i+1])
+  std::vector<StepState> states_;  // one per step, and one past the last for its dependentsBegin
   std::vector<StepIndex> dependents_;
-  std::vector<std::vector<StepIndex>> channelSteps_;  // each channel's steps in program order
-  std::vector<std::uint32_t> channelOf_;              // step -> index into channelSteps_
-  std::vector<std::size_t> nextToPost_;               // per channel
-  std::vector<StepIndex> completedUnsettled_;         // completions whose dependents are not yet told
+  std::vector<StepIndex> channelSteps_;       // each channel's steps in program order, channel after channel
+  std::vector<std::uint32_t> channelBegin_;   // channel c: channelSteps_[channelBegin_[c] .. channelBegin_[c+1])
+  std::vector<std::uint32_t> nextToPost_;     // per channel, an index into channelSteps_
+  std::vector<StepIndex> completedUnsettled_;  // completions whose dependents are not yet told
   StepIndex completedCount_ = 0;
 };
 
