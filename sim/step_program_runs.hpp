@@ -6,7 +6,6 @@
 // memory). A rank runs one program at a time; its owner is told when it has ended, and may start the next.
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -38,9 +37,25 @@ class ProgramRuns final : public FluidSimulation::Listener {
     Rank rank;
     StepIndex step;
   };
+  // First in, first out. Holds one entry at a time in practice (a stream posts its next step once the last
+  // has completed), so a vector emptied when drained: a std::deque allocated 512 bytes per side up front,
+  // megabytes scattered over the heap at thousands of ranks.
+  struct PostedQueue {
+    std::vector<Posted> entries;
+    std::size_t head = 0;
+    bool empty() const { return head == entries.size(); }
+    const Posted& front() const { return entries[head]; }
+    void push_back(const Posted& posted) { entries.push_back(posted); }
+    void pop_front() {
+      if (++head == entries.size()) {
+        entries.clear();
+        head = 0;
+      }
+    }
+  };
   struct Mailbox {
-    std::deque<Posted> sends;
-    std::deque<Posted> receives;
+    PostedQueue sends;
+    PostedQueue receives;
     const StepRoute* route = nullptr;  // from its sender to its receiver
   };
   struct Message {
