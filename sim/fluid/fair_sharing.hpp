@@ -10,9 +10,10 @@
 //
 // In SimGrid terms the weight is 1 / the variable's sharing penalty and every consumption weight is 1.
 //
-// A resource that all its users' bounds together cannot fill is slack: it never limits anyone, so the
-// solve neither couples its users through it nor looks at it (a PCIe link under one NIC's messages). That
-// changes no rate, only what is solved together.
+// A resource that all its users' bounds together cannot overfill is slack: it never limits anyone, so the
+// solve neither couples its users through it nor looks at it (a PCIe link under one NIC's messages, a leaf
+// switch sized for its ports). That changes no rate, only what is solved together; and an activity that
+// comes or goes on slack resources alone moves nobody's rate, so it is solved without a component.
 
 #include <cstdint>
 #include <span>

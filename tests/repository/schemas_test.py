@@ -457,6 +457,9 @@ class EveryShippedFileMatchesItsSchema(unittest.TestCase):
     def test_every_shipped_topology_matches_the_schema(self):
         self.check_files("topology", FORMATS["topology"]["shipped"])
 
+    def test_the_benchmarks_scenarios_match_the_schema(self):
+        self.check_files("scenario", "tests/benchmarks/scenarios/*.json")
+
     def test_every_shipped_model_matches_the_schema(self):
         self.check_files("model", FORMATS["model"]["shipped"])
 
