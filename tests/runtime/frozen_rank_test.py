@@ -148,7 +148,15 @@ class FrozenRankEndsTheJob(unittest.TestCase):
         label = f"frozen-rank-test-{os.getpid()}-slow"
         command = ["bench", "--algorithm", "ring", "-b", "512M", "-e", "512M", "-n", "1", "-w", "0", "-c", "0",
                    "--baseline", "mpi", "--timeout-s", "1", "--configuration", label]
-        job = Job(command, "")
+        # Four ranks on two cores fill their 512 MiB one after the other: once in CI (2026-12-03) two ranks
+        # were still filling 2.0 s after the others reached the barrier before the collective, and the watchdog
+        # rightly ended the job there, naming them busy outside MPI. That run never reached what is tested
+        # here, so it is run again (at most three times); any other ending fails at once.
+        for attempt in range(3):
+            job = Job(command, "")
+            if job.status == 0 or "busy outside MPI" not in job.text or "slow, not stuck" in job.text:
+                break
+            print(f"attempt {attempt + 1}: ranks skewed past --timeout-s before the collective; again", file=sys.stderr)
         self.assertEqual(job.status, 0, job.text)
         self.assertIn("is slow, not stuck", job.text)
 
