@@ -1,6 +1,5 @@
 #include "algorithms/execution/program_execution.hpp"
 
-#include <algorithm>
 #include <map>
 
 namespace ddl {
