@@ -133,7 +133,14 @@ sg4::Mailbox* SimulatedPlatform::mailbox(Rank from, Rank to, Channel channel) co
   return sg4::Mailbox::by_name(std::to_string(from) + ">" + std::to_string(to) + "#" + std::to_string(channel));
 }
 
+sg4::Host* SimulatedPlatform::networkWorkHost() const {
+  auto it = computeHosts_.find(Rank{-1});
+  return it == computeHosts_.end() ? nullptr : it->second;
+}
+
 bool SimulatedPlatform::run() {
+  // Every route is in by now: the machine that carrying works on may join (see computeHost).
+  if (description_.sharedComputeThroughput() && description_.hosts() > 0) computeHost(0);
   if (computeZone_) computeZone_->seal();
   zone_->seal();
   deadlockDetected = false;

@@ -15,6 +15,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "algorithms/schedule/step.hpp"
+#include "sim/network_work.hpp"
 #include "sim/platform_constants.hpp"
 #include "topologies/platform_description.hpp"
 
@@ -50,6 +51,13 @@ class SimulatedPlatform {
   void connectReductions(Rank rank);
   simgrid::s4u::Host* reductionSink(Rank rank) const;
   double reductionBytesPerByte(Rank rank) const;
+  // Where carrying a message from `from` to `to` takes work on the machine every rank computes on
+  // (PlatformDescription::networkWorkSecondsPerByte): its seconds per byte, and the most it takes per second,
+  // keeping pace with the route's narrowest link; zero where carrying is free.
+  NetworkWork networkWork(Rank from, Rank to) const { return networkWorkOf(description_, from, to); }
+  // That machine's host (the shared compute host, which run() creates where a description charges carrying
+  // and nothing asked for it before); null where carrying is free.
+  simgrid::s4u::Host* networkWorkHost() const;
 
   // Runs every actor to its end; false if SimGrid found actors waiting for each other forever.
   bool run();

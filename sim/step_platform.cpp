@@ -37,7 +37,10 @@ StepRoute StepPlatform::routeOf(const std::vector<RouteHop>& hops) {
 const StepRoute& StepPlatform::route(Rank from, Rank to) {
   const std::uint64_t key = (static_cast<std::uint64_t>(from) << 32) | static_cast<std::uint32_t>(to);
   auto it = routes_.find(key);
-  if (it == routes_.end()) it = routes_.emplace(key, routeOf(description_.route(from, to))).first;
+  if (it == routes_.end()) {
+    it = routes_.emplace(key, routeOf(description_.route(from, to))).first;
+    it->second.work = networkWorkOf(description_, from, to);
+  }
   return it->second;
 }
 

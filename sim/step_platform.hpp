@@ -8,7 +8,9 @@
 //   latency (CM02's sharing penalty is the route latency: weight-S is 0), or 1 where it has none, and is
 //   bounded by its route's smallest bandwidth;
 // - each rank's host has kCoresPerGpu cores of one second of work per second each, on which reductions run;
-//   its compute host, created on demand, has one.
+//   its compute host, created on demand, has one;
+// - where carrying a message takes work on the machine every rank computes on, each message between nodes
+//   runs that work beside it (sim/network_work.hpp).
 
 #include <map>
 #include <optional>
@@ -17,6 +19,7 @@
 
 #include "algorithms/schedule/step.hpp"
 #include "sim/fluid/fluid_simulation.hpp"
+#include "sim/network_work.hpp"
 #include "topologies/platform_description.hpp"
 
 namespace ddl::step {
@@ -28,6 +31,7 @@ struct StepRoute {
   double latency = 0;
   double weight = 1;
   double bound = -1;
+  NetworkWork work;  // what carrying its messages costs the machine the ranks compute on
 };
 
 class StepPlatform {

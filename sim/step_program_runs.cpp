@@ -7,8 +7,10 @@
 namespace ddl::step {
 namespace {
 
-// What an activity's tag says it is: a message (its slot), or a rank's reduction (rank and step).
+// What an activity's tag says it is: a message (its slot), the work of carrying one (kCarrying and its
+// slot), or a rank's reduction (rank and step).
 constexpr std::uint64_t kReduction = std::uint64_t{1} << 63;
+constexpr std::uint64_t kCarrying = std::uint64_t{1} << 62;
 
 std::uint64_t mailboxKey(Rank from, Rank to, Channel channel) {
   return (static_cast<std::uint64_t>(from) << 40) | (static_cast<std::uint64_t>(to) << 16) | static_cast<std::uint16_t>(channel);
@@ -78,8 +80,14 @@ void ProgramRuns::match(Mailbox& mailbox) {
     messages_[slot] = message;
     const Step& step = executions_[static_cast<std::size_t>(message.sender.rank)]->program().step(message.sender.step);
     const StepRoute& route = *mailbox.route;
-    simulation_.start(static_cast<double>(step.range.count) * elementBytes_, route.latency, route.resources, route.weight,
-                      route.bound, this, slot);
+    const double bytes = static_cast<double>(step.range.count) * elementBytes_;
+    simulation_.start(bytes, route.latency, route.resources, route.weight, route.bound, this, slot);
+    if (route.work.secondsPerByte > 0 && bytes > 0) {
+      const FluidSimulation::ResourceId machine[] = {platform_.computeHost(message.sender.rank)};
+      simulation_.start(bytes * route.work.secondsPerByte, 0, machine, kNetworkWorkWeight, route.work.secondsPerSecond, this,
+                        kCarrying | slot);
+      messages_[slot].partsLeft = 2;
+    }
   }
 }
 
@@ -92,10 +100,14 @@ void ProgramRuns::ended(std::uint64_t tag) {
     finishIfDone(rank);
     return;
   }
-  const Message message = messages_[static_cast<std::size_t>(tag)];
-  freeMessages_.push_back(static_cast<std::uint32_t>(tag));
-  transferred(message.sender);
-  transferred(message.receiver);
+  // The sender is done once the message and its carrying are; the receiver once the message is.
+  const auto slot = static_cast<std::uint32_t>(tag & ~kCarrying);
+  const Message message = messages_[slot];
+  if (--messages_[slot].partsLeft == 0) {
+    freeMessages_.push_back(slot);
+    transferred(message.sender);
+  }
+  if (!(tag & kCarrying)) transferred(message.receiver);
 }
 
 void ProgramRuns::transferred(const Posted& side) {

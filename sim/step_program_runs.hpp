@@ -61,6 +61,7 @@ class ProgramRuns final : public FluidSimulation::Listener {
   struct Message {
     Posted sender;
     Posted receiver;
+    std::uint8_t partsLeft = 1;  // the message, and its carrying where that takes work (sim/network_work.hpp)
   };
 
   void perform(Rank rank);

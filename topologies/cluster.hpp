@@ -49,6 +49,13 @@ class Cluster final : public PlatformDescription {
   std::optional<double> sharedComputeThroughput() const override {
     return topology_.sharedHost ? std::optional<double>(topology_.sharedHost->throughput) : std::nullopt;
   }
+  // Between two nodes of a shared host that charges carrying: its core-seconds per byte in ranks' compute,
+  // throughput / cores of a rank's work per core-second (a core's second displaces that much compute).
+  double networkWorkSecondsPerByte(Rank from, Rank to) const override {
+    if (!topology_.sharedHost || locate(from).node == locate(to).node) return 0;
+    const SharedHost& host = *topology_.sharedHost;
+    return host.networkCoreSecondsPerByte * host.throughput / host.cores;
+  }
 
  private:
   // Link ids: each node's own links, then its GPU ports, then its shared memory if it has one; then every

@@ -66,6 +66,14 @@ class PlatformDescription {
   // compute then gets its fair share of this, and never more than one (its own speed alone). Unset: each
   // rank computes on its own GPU.
   virtual std::optional<double> sharedComputeThroughput() const { return std::nullopt; }
+  // Where carrying a message takes work on that machine's cores (its TCP stacks, an emulated cluster's
+  // bridge): the work per byte of a message from `from` to `to`, in seconds of one rank computing alone,
+  // which the machine runs before any compute (the kernel and a real-time bridge preempt the ranks). 0: none.
+  virtual double networkWorkSecondsPerByte(Rank from, Rank to) const {
+    (void)from;
+    (void)to;
+    return 0;
+  }
 };
 
 }  // namespace ddl

@@ -22,6 +22,7 @@ class PlatformWithoutLatency final : public PlatformDescription {
   double reduceSecondsPerByte(Rank rank) const override { return platform_.reduceSecondsPerByte(rank); }
   std::optional<ReductionTraffic> reductionTraffic(Rank rank) const override { return platform_.reductionTraffic(rank); }
   std::optional<double> sharedComputeThroughput() const override { return platform_.sharedComputeThroughput(); }
+  double networkWorkSecondsPerByte(Rank from, Rank to) const override { return platform_.networkWorkSecondsPerByte(from, to); }
 
  private:
   const PlatformDescription& platform_;

@@ -124,10 +124,12 @@ Topology topologyFromJson(const nlohmann::json& json, const std::string& path, c
   if (root.has(json, "shared_host")) {
     const JsonReader at = root.at("shared_host");
     const nlohmann::json& host = root.member(json, "shared_host");
-    at.allowOnly(host, {"cores", "throughput"});
+    at.allowOnly(host, {"cores", "throughput", "network_core_s_per_byte"});
     SharedHost shared;
     shared.cores = static_cast<int>(at.integerAt(host, "cores", 1, 1 << 20));
     shared.throughput = at.has(host, "throughput") ? at.numberAt(host, "throughput", 1e-3, shared.cores) : shared.cores;
+    // Up to a microsecond of a core per byte: a machine that carries 1 MB/s per core, far slower than any seen.
+    if (at.has(host, "network_core_s_per_byte")) shared.networkCoreSecondsPerByte = at.numberAt(host, "network_core_s_per_byte", 0, 1e-6);
     topology.sharedHost = shared;
   }
   if (overrides.nicsPerNode) {

@@ -58,6 +58,10 @@ struct NetworkTopology {
 struct SharedHost {
   int cores = 0;
   double throughput = 0;
+  // Core-seconds of the machine's work per byte carried from one node to another: the sender's and the
+  // receiver's TCP stacks and whatever forwards the frames between them (an emulated cluster's bridge) run on
+  // the cores the ranks compute on. 0: carrying costs the cores nothing.
+  double networkCoreSecondsPerByte = 0;
 };
 
 struct Topology {

@@ -10,7 +10,9 @@ built. Written by `cluster topology`; the numbers come from the cluster's own se
   an assumption, as is the host's summation rate.
 - With --shared-cores, every node computes on this one machine's cores (`shared_host`): what they deliver with
   all of them busy is --throughput ranks alone (measured by `ddlscale_torch.profile --corun`), the cores
-  themselves where not given.
+  themselves where not given; with --network-core-s-per-byte, carrying a byte from one node to another
+  takes that many core-seconds of them (measured by `cluster network-cpu`: the TCP stacks and the bridge run
+  on the cores the ranks compute on).
 """
 import argparse
 import json
@@ -23,9 +25,13 @@ parser.add_argument("--latency-ms", type=float, required=True)
 parser.add_argument("--mtu", type=int, default=9000)
 parser.add_argument("--shared-cores", type=int, default=0, help="the machine's cores every node computes on")
 parser.add_argument("--throughput", type=float, default=0, help="what they deliver together, in ranks alone")
+parser.add_argument("--network-core-s-per-byte", type=float, default=0,
+                    help="core-seconds of the machine carrying one byte between nodes takes (cluster network-cpu)")
 args = parser.parse_args()
 if args.throughput and not 0 < args.throughput <= args.shared_cores:
     parser.error("--throughput needs --shared-cores, and at most that many")
+if args.network_core_s_per_byte and not (args.shared_cores and 0 < args.network_core_s_per_byte <= 1e-6):
+    parser.error("--network-core-s-per-byte needs --shared-cores, and at most 1e-6")
 
 goodput = args.rate_bytes * (args.mtu - 52) / (args.mtu + 14)
 ranks = args.ranks_per_node
@@ -61,4 +67,8 @@ if args.shared_cores:
         topology["shared_host"]["throughput"] = args.throughput
         topology["sources"]["shared_host"] += (f"; together they deliver {args.throughput:g} ranks alone "
                                                "(measured: ddlscale_torch.profile --corun)")
+    if args.network_core_s_per_byte:
+        topology["shared_host"]["network_core_s_per_byte"] = args.network_core_s_per_byte
+        topology["sources"]["shared_host"] += (f"; carrying a byte between nodes takes {args.network_core_s_per_byte:.4g} "
+                                               "core-seconds of them (measured: cluster network-cpu)")
 print(json.dumps(topology, indent=1))

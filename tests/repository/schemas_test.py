@@ -483,6 +483,12 @@ class EveryShippedFileMatchesItsSchema(unittest.TestCase):
         output = subprocess.run([sys.executable, str(writer), "--nodes", "4", "--rate-bytes", "25e6", "--latency-ms", "0.5",
                                  "--shared-cores", "2", "--throughput", "1.9"], capture_output=True, text=True, check=True).stdout
         self.assertEqual(problems("topology", strict_json(output, "emulated_topology.py")), [], "on a shared host")
+        output = subprocess.run([sys.executable, str(writer), "--nodes", "4", "--rate-bytes", "25e6", "--latency-ms", "0.5",
+                                 "--shared-cores", "2", "--throughput", "1.9", "--network-core-s-per-byte", "1.35e-8"],
+                                capture_output=True, text=True, check=True).stdout
+        topology = strict_json(output, "emulated_topology.py")
+        self.assertEqual(problems("topology", topology), [], "on a shared host that carrying costs")
+        self.assertEqual(topology["shared_host"]["network_core_s_per_byte"], 1.35e-8)
 
 
 @unittest.skipUnless(DDLSIM and DDLSIM.is_file(), "no BUILD_DIR with sim/ddlsim given")

@@ -1,7 +1,9 @@
 // Ranks that compute on one machine's cores (an emulated cluster: topology "shared_host") share its
 // throughput, each at most at its own speed alone, on both engines alike: alone or with a core each a rank
 // computes as fast as on a GPU of its own; with more ranks than the machine delivers, every phase stretches
-// by ranks / throughput; and the overlap slowdown's contention takes its share of the same machine.
+// by ranks / throughput; the overlap slowdown's contention takes its share of the same machine; and where
+// carrying messages takes the machine's work, that work runs before compute and holds a message's sender
+// until it is done.
 
 #include <gtest/gtest.h>
 
@@ -17,17 +19,20 @@ namespace {
 // A platform as DedicatedLinkPlatform describes it, whose ranks compute on one machine of `throughput`.
 class OnOneMachine final : public PlatformDescription {
  public:
-  OnOneMachine(CostModel model, std::optional<double> throughput) : links_(std::move(model)), throughput_(throughput) {}
+  OnOneMachine(CostModel model, std::optional<double> throughput, double networkWork = 0)
+      : links_(std::move(model)), throughput_(throughput), networkWork_(networkWork) {}
   int hosts() const override { return links_.hosts(); }
   std::string hostName(Rank rank) const override { return links_.hostName(rank); }
   PlatformLink link(LinkId id) const override { return links_.link(id); }
   std::vector<RouteHop> route(Rank from, Rank to) const override { return links_.route(from, to); }
   double reduceSecondsPerByte(Rank rank) const override { return links_.reduceSecondsPerByte(rank); }
   std::optional<double> sharedComputeThroughput() const override { return throughput_; }
+  double networkWorkSecondsPerByte(Rank, Rank) const override { return networkWork_; }
 
  private:
   DedicatedLinkPlatform links_;
   std::optional<double> throughput_;
+  double networkWork_;
 };
 
 TrainingWorkload workload() {
@@ -44,6 +49,13 @@ double iteration(SimulationEngine engine, int ranks, std::optional<double> throu
   const IterationPlan plan(workload(), 1 << 20);
   const OnOneMachine platform(CostModel::uniform(ranks, {1e-9, 1e-15}, 1e-15), throughput);
   return simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, platform, effects).iterationSeconds;
+}
+
+// The same over links of 1 GB/s, whose carrying takes `work` seconds of a rank's compute per byte.
+double iterationCarrying(SimulationEngine engine, int ranks, double throughput, double work) {
+  const IterationPlan plan(workload(), 1 << 20);
+  const OnOneMachine platform(CostModel::uniform(ranks, {1e-9, 1e-9}, 1e-15), throughput, work);
+  return simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, platform, {}).iterationSeconds;
 }
 
 class SharedHost : public testing::TestWithParam<SimulationEngine> {};
@@ -71,6 +83,34 @@ TEST_P(SharedHost, TheOverlapContentionTakesItsShareOfTheSameMachine) {
   EXPECT_GT(shared, iteration(GetParam(), 4, std::nullopt, effects));
 }
 
+// A ring allreduce of 8 MB on 2 ranks over links of 1 GB/s: two steps, in each of which both ranks send 4 MB
+// (4 ms on the wire).
+double ringCarrying(SimulationEngine engine, double throughput, double work) {
+  const OnOneMachine platform(CostModel::uniform(2, {1e-9, 1e-9}, 1e-15), throughput, work);
+  const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ring"), {CollectiveKind::Allreduce, 2, 2'000'000, 4}, {});
+  return simulateCollectiveOn(engine, schedule, platform).seconds;
+}
+
+TEST_P(SharedHost, CarryingThatTheMachineHasRoomForCostsTheMessagesNothing) {
+  // Each message's work runs at most at the wire's pace: 1e-9 s/B x 1 GB/s = one rank's speed, 2 at once.
+  EXPECT_NEAR(ringCarrying(GetParam(), 2.0, 1e-9), ringCarrying(GetParam(), 2.0, 0), 1e-9);
+  EXPECT_NEAR(ringCarrying(GetParam(), 2.0, 0), 8e-3, 1e-6);
+}
+
+TEST_P(SharedHost, CarryingThatTheMachineCannotKeepUpWithHoldsTheSendersToItsPace) {
+  // 16 MB carried at 1e-9 s of work per byte on a machine of one rank's speed: 16 ms, not the wire's 8.
+  EXPECT_NEAR(ringCarrying(GetParam(), 1.0, 1e-9), 16e-3, 1e-6);
+}
+
+TEST_P(SharedHost, CarryingRunsBeforeComputeAndSlowsIt) {
+  // 4 ranks on a machine of 2: the backward pass beside the allreduces loses what carrying takes.
+  const double free = iterationCarrying(GetParam(), 4, 2.0, 0);
+  const double carrying = iterationCarrying(GetParam(), 4, 2.0, 0.4e-9);
+  EXPECT_GT(carrying, free * 1.01);
+  // Carrying as costly but with the machine to spare leaves the iteration as it was.
+  EXPECT_NEAR(iterationCarrying(GetParam(), 4, 100.0, 0.4e-9), iterationCarrying(GetParam(), 4, 100.0, 0), 1e-9);
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, SharedHost, testing::Values(SimulationEngine::Message, SimulationEngine::Step),
                          [](const testing::TestParamInfo<SimulationEngine>& info) {
                            return info.param == SimulationEngine::Step ? std::string("Step") : std::string("Message");
@@ -82,6 +122,13 @@ TEST(SharedHost, BothEnginesAgreeWithContention) {
   for (int ranks : {2, 4}) {
     const double message = iteration(SimulationEngine::Message, ranks, 1.5, effects);
     EXPECT_NEAR(iteration(SimulationEngine::Step, ranks, 1.5, effects), message, 1e-4 * message) << ranks << " ranks";
+  }
+}
+
+TEST(SharedHost, BothEnginesAgreeWithCarrying) {
+  for (int ranks : {2, 4}) {
+    const double message = iterationCarrying(SimulationEngine::Message, ranks, 1.5, 0.4e-9);
+    EXPECT_NEAR(iterationCarrying(SimulationEngine::Step, ranks, 1.5, 0.4e-9), message, 1e-4 * message) << ranks << " ranks";
   }
 }
 

@@ -134,6 +134,33 @@ TEST(Topology, NamesTheFieldOfAnythingMalformed) {
   EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "throughput": 2.5}})"), "$.shared_host.throughput");
   EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 0}})"), "$.shared_host.cores");
   EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "speed": 1}})"), "$.shared_host.speed");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "network_core_s_per_byte": 1.3e-8}})"), "(no error)");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "network_core_s_per_byte": -1e-9}})"),
+            "$.shared_host.network_core_s_per_byte");
+  EXPECT_EQ(faultyField(start + R"(, "shared_host": {"cores": 2, "network_core_s_per_byte": 0.5}})"),
+            "$.shared_host.network_core_s_per_byte");
+}
+
+TEST(Topology, CarryingBetweenNodesCostsTheSharedHostItsCoreSecondsInRanksWork) {
+  // Two nodes of one rank each on a machine of 2 cores delivering 1.6 ranks: a core-second of carrying
+  // displaces 0.8 s of one rank's compute. Within a node, or without a shared host, carrying is free.
+  nlohmann::json json = nlohmann::json::parse(R"({"name": "t", "nics_used": 1,
+      "node": {"gpu": "X", "gpus": 2, "devices": ["sw", "nic0"], "reduce_Bps": 1e11,
+        "port": {"bandwidth_Bps": 1e11, "latency_s": 1e-6}, "nics": ["nic0"],
+        "links": [{"name": "a", "between": ["gpu0", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                  {"name": "b", "between": ["gpu1", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                  {"name": "c", "between": ["sw", "nic0"], "bandwidth_Bps": 1e10, "latency_s": 1e-6}]},
+      "network": {"nic_bandwidth_Bps": 1e8, "nic_latency_s": 1e-6, "nodes_per_leaf": 4, "oversubscription": 1,
+                  "core_latency_s": 0},
+      "shared_host": {"cores": 2, "throughput": 1.6, "network_core_s_per_byte": 1e-8}})");
+  const Cluster cluster(topologyFromJson(json, "t.json"), 4, Placement::Packed);
+  EXPECT_DOUBLE_EQ(cluster.networkWorkSecondsPerByte(0, 2), 0.8e-8);
+  EXPECT_DOUBLE_EQ(cluster.networkWorkSecondsPerByte(3, 1), 0.8e-8);
+  EXPECT_EQ(cluster.networkWorkSecondsPerByte(0, 1), 0);
+  json["shared_host"].erase("network_core_s_per_byte");
+  EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 4, Placement::Packed).networkWorkSecondsPerByte(0, 2), 0);
+  json.erase("shared_host");
+  EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 4, Placement::Packed).networkWorkSecondsPerByte(0, 2), 0);
 }
 
 TEST(Topology, ASharedHostDeliversItsCoresUnlessAThroughputIsMeasured) {
