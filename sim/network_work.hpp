@@ -22,7 +22,8 @@ struct NetworkWork {
 };
 
 inline NetworkWork networkWorkOf(const PlatformDescription& description, Rank from, Rank to) {
-  const double perByte = description.networkWorkSecondsPerByte(from, to);
+  // The work runs on the machine every rank computes on: without one, there is nowhere to charge it.
+  const double perByte = description.sharedComputeThroughput() ? description.networkWorkSecondsPerByte(from, to) : 0;
   if (perByte <= 0) return {};
   double narrowest = kUnlimitedBandwidth;
   for (const RouteHop& hop : description.route(from, to))

@@ -69,6 +69,7 @@ class PlatformDescription {
   // Where carrying a message takes work on that machine's cores (its TCP stacks, an emulated cluster's
   // bridge): the work per byte of a message from `from` to `to`, in seconds of one rank computing alone,
   // which the machine runs before any compute (the kernel and a real-time bridge preempt the ranks). 0: none.
+  // Charged only where sharedComputeThroughput is set.
   virtual double networkWorkSecondsPerByte(Rank from, Rank to) const {
     (void)from;
     (void)to;
