@@ -681,6 +681,7 @@ CASES = [
           ("an unknown algorithm", ["--algorithms", "ring rnig"], ["--algorithms", "rnig"]),
           ("an unknown transport", ["--transport", "udp"], ["--transport", "udp"]),
           ("-w 0", ["-w", "0"], ["-w"]),
+          ("no jobs per point", ["--jobs", "0"], ["--jobs"]),
           ("a missing value", ["--transport"], ["--transport"]),
       ]],
     *[Case(f"validate_calibration: {name}", ["{source}/analysis/validate_calibration", *flags, "--out", "{dir}/results"], expect)
