@@ -15,14 +15,12 @@ import argparse
 import json
 import multiprocessing
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
 
 PORT = 47011
-CHUNK = 1 << 20
 
 # Run inside a node's namespace: a flow's receiver (logs "seconds bytes" as it goes) or its sender.
 FLOW = r"""
@@ -75,18 +73,26 @@ def bytes_between(log, start, end):
     return at(end) - at(start)
 
 
-def traffic_phase(prefix, nodes, seconds, settle):
-    """Runs a flow from every node to the next for `seconds`; returns (window start, end, bytes in it)."""
+def read_addresses(prefix):
+    """Each node's address, as `cluster up` wrote them ("ADDRESS NAMESPACE" per node, in node order)."""
+    with open(f"/run/ddlscale-{prefix}/hosts") as lines:
+        return [line.split()[0] for line in lines if line.strip()]
+
+
+def traffic_phase(prefix, addresses, seconds, settle):
+    """Starts a flow from every node to the next for `seconds`; returns the senders, the receivers (whose
+    logs say what arrived) and the window to count over."""
+    nodes = len(addresses)
     receivers = []
     for i in range(nodes):
         to = (i + 1) % nodes
         receiver = subprocess.Popen(["ip", "netns", "exec", f"{prefix}-n{to}", "/usr/bin/python3", "-c", FLOW, "receive",
-                                     f"10.99.0.{to + 1}", str(PORT), "0"], stdout=subprocess.PIPE, text=True)
+                                     addresses[to], str(PORT), "0"], stdout=subprocess.PIPE, text=True)
         if receiver.stdout.readline().strip() != "ready":
             sys.exit("network_cpu: a receiver did not start")
         receivers.append(receiver)
     senders = [subprocess.Popen(["ip", "netns", "exec", f"{prefix}-n{i}", "/usr/bin/python3", "-c", FLOW, "send",
-                                 f"10.99.0.{(i + 1) % nodes + 1}", str(PORT), str(seconds)]) for i in range(nodes)]
+                                 addresses[(i + 1) % nodes], str(PORT), str(seconds)]) for i in range(nodes)]
     start = time.time() + settle
     end = time.time() + seconds - 0.2
     return senders, receivers, start, end
@@ -102,6 +108,7 @@ def main():
         parser.error("--spinners and --phases must be at least 1, --seconds at least 2")
     prefix = os.environ.get("DDL_CLUSTER_PREFIX", "ddlemu")
     config = read_config(prefix)
+    addresses = read_addresses(prefix)
     nodes = int(config["nodes"])
     cores = os.cpu_count()
     settle = 1.0  # flows reach their rate, and spinners their share, within this
@@ -123,7 +130,7 @@ def main():
         for phase in range(arguments.phases):
             now = time.time()
             quiet.append(loops_per_second(now + settle, now + arguments.seconds))
-            senders, receivers, start, end = traffic_phase(prefix, nodes, arguments.seconds, settle)
+            senders, receivers, start, end = traffic_phase(prefix, addresses, arguments.seconds, settle)
             rate = loops_per_second(start, end)
             for sender in senders:
                 sender.wait()
