@@ -1,6 +1,8 @@
 #include "runtime/program_runner.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "algorithms/execution/program_execution.hpp"
 
@@ -77,6 +79,21 @@ void ProgramRunner::releaseStaging(char* block) {
   usedStaging_.erase(it);
 }
 
+void ProgramRunner::remember(RequestId id, Posted work) {
+  if (posted_.empty()) firstPost_ = id;
+  if (id != firstPost_ + static_cast<RequestId>(posted_.size()))
+    throw std::logic_error("the transport numbered a post " + std::to_string(id) + ", not " +
+                           std::to_string(firstPost_ + static_cast<RequestId>(posted_.size())));
+  posted_.push_back(work);
+}
+
+const ProgramRunner::Posted& ProgramRunner::posted(RequestId id) const {
+  const RequestId index = id - firstPost_;
+  if (index < 0 || index >= static_cast<RequestId>(posted_.size()))
+    throw std::logic_error("the transport finished request " + std::to_string(id) + ", which this run never posted");
+  return posted_[static_cast<std::size_t>(index)];
+}
+
 void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
   try {
     runSteps(program, buffer, type);
@@ -95,8 +112,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
   ProgramExecution& execution = prepared.execution;
   std::vector<StepProgress>& progress = prepared.progress;
   std::vector<ProgramExecution::Action>& actions = prepared.actions;
-  auto& requests = requests_;
-  requests.clear();
+  posted_.clear();
   const std::size_t elementBytes = sizeOf(type);
   const auto pieceElements = static_cast<Elements>(std::max<std::size_t>(1, options_.pieceBytes / elementBytes));
   char* base = static_cast<char*>(buffer);
@@ -110,8 +126,9 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, piece);
     const std::size_t staged = static_cast<std::size_t>(range.offset - step.range.offset) * elementBytes;
-    requests[transport_.postReduce(base + range.offset * static_cast<Elements>(elementBytes), p.staging + staged,
-                                   static_cast<std::size_t>(range.count), type)] = {index, piece, Work::Reduce};
+    remember(transport_.postReduce(base + range.offset * static_cast<Elements>(elementBytes), p.staging + staged,
+                                   static_cast<std::size_t>(range.count), type),
+             {index, piece, Work::Reduce});
     ++p.reducing;
   };
   auto reduceArrivedPieces = [&](StepIndex index) {
@@ -155,7 +172,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
         } else {
           id = transport_.postReceive(step.peer, step.channel, p.staging + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes), bytes);
         }
-        requests[id] = {action.step, piece, Work::Transfer};
+        remember(id, {action.step, piece, Work::Transfer});
       }
     }
     actions.clear();
@@ -168,8 +185,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
     const std::vector<RequestId> completed = transport_.waitSome(lastRun_.lastCompletion + options_.timeout);
     lastRun_.lastCompletion = std::chrono::steady_clock::now();
     for (RequestId id : completed) {
-      const auto [index, piece, work] = requests.at(id);
-      requests.erase(id);
+      const auto [index, piece, work] = posted(id);
       const Step& step = program.step(index);
       StepProgress& p = progress[static_cast<std::size_t>(index)];
       if (work == Work::Reduce) {

@@ -8,8 +8,6 @@
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "algorithms/schedule/program.hpp"
@@ -55,12 +53,23 @@ class ProgramRunner {
   void releaseStaging(char* block);
 
   enum class Work : std::uint8_t { Transfer, Reduce };
+  struct Posted {
+    StepIndex step;
+    int piece;
+    Work work;
+  };
+  // Records what the run posted as `id`; a transport numbers its posts consecutively.
+  void remember(RequestId id, Posted posted);
+  const Posted& posted(RequestId id) const;
 
   Transport& transport_;
   RunOptions options_;
   Times lastRun_;
   std::vector<std::unique_ptr<Prepared>> prepared_;  // the most recently run last
-  std::unordered_map<RequestId, std::tuple<StepIndex, int, Work>> requests_;  // in flight: step, piece, what
+  // What the current run posted, by id - firstPost_: an array, not a map, since a map's node per message
+  // cost a small allreduce measurably (program_runner.cpp).
+  std::vector<Posted> posted_;
+  RequestId firstPost_ = 0;
   std::multimap<std::size_t, char*> freeStaging_;  // by capacity
   std::map<char*, std::size_t> usedStaging_;        // block -> capacity
 };

@@ -33,7 +33,9 @@ class Transport {
   virtual int size() const = 0;
 
   // Messages between two ranks on one channel are matched in the order they are posted; the schedule
-  // keeps at most one message per channel in flight between two ranks in each direction.
+  // keeps at most one message per channel in flight between two ranks in each direction. Each post returns
+  // the id after the previous post's (sends, receives and reductions alike), so that a runner can keep
+  // what it posted in an array instead of a map.
   virtual RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) = 0;
   virtual RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) = 0;
   // into[i] += from[i]; may finish at once (host) or later (a GPU stream).

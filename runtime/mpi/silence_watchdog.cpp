@@ -55,42 +55,61 @@ SilenceWatchdog::~SilenceWatchdog() {
   thread_.join();
 }
 
-void SilenceWatchdog::enter(const char* what, Patience patience) {
-  std::lock_guard lock(mutex_);
-  waitingIn_ = what;
-  patience_ = patience;
-  waitingSince_ = Clock::now();
-  ++waits_;
+void SilenceWatchdog::enter(const char* what, Patience patience) { record(what, patience); }
+
+void SilenceWatchdog::leave() { record(nullptr, Patience::UntilTheTimeout); }
+
+void SilenceWatchdog::record(const char* what, Patience patience) {
+  const std::uint64_t sequence = sequence_.load(std::memory_order_relaxed);
+  sequence_.store(sequence + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  waitingIn_.store(what, std::memory_order_relaxed);
+  patience_.store(patience, std::memory_order_relaxed);
+  sequence_.store(sequence + 2, std::memory_order_release);
 }
 
-void SilenceWatchdog::leave() {
-  std::lock_guard lock(mutex_);
-  waitingIn_ = nullptr;
-  waitingSince_ = Clock::now();
-  ++waits_;
+SilenceWatchdog::WaitState SilenceWatchdog::current() const {
+  while (true) {
+    WaitState state;
+    state.sequence = sequence_.load(std::memory_order_acquire);
+    state.what = waitingIn_.load(std::memory_order_relaxed);
+    state.patience = patience_.load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (state.sequence % 2 == 0 && sequence_.load(std::memory_order_relaxed) == state.sequence) return state;
+  }
+}
+
+SilenceWatchdog::WaitState SilenceWatchdog::observe(Clock::time_point now) {
+  const WaitState state = current();
+  if (state.sequence != observedSequence_) {
+    observedSequence_ = state.sequence;
+    waitingSince_ = now;
+  }
+  return state;
 }
 
 SilenceWatchdog::Answer SilenceWatchdog::answer(Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  const WaitState wait = observe(now);
   Answer mine;
   mine.rank = rank_;
   const double elapsed = std::chrono::duration<double>(now - waitingSince_).count();
   mine.recent = now - waitingSince_ < timeout_;
-  std::string state;
+  std::string words;
   if (ended_ != Where::Busy) {
     mine.where = static_cast<std::int32_t>(ended_);
     mine.status = endStatus_;
-    state = (ended_ == Where::Failed ? "failed: " : "gave up waiting: ") + endedBecause_;
-  } else if (waitingIn_) {
+    words = (ended_ == Where::Failed ? "failed: " : "gave up waiting: ") + endedBecause_;
+  } else if (wait.what) {
     mine.where = static_cast<std::int32_t>(Where::Waiting);
-    mine.patience = static_cast<std::int32_t>(patience_);
-    std::snprintf(mine.wait, sizeof mine.wait, "%s", waitingIn_);
-    state = "waiting in " + std::string(waitingIn_) + " for " + seconds(elapsed);
+    mine.patience = static_cast<std::int32_t>(wait.patience);
+    std::snprintf(mine.wait, sizeof mine.wait, "%s", wait.what);
+    words = "waiting in " + std::string(wait.what) + " for " + seconds(elapsed);
   } else {
     mine.where = static_cast<std::int32_t>(Where::Busy);
-    state = "busy outside MPI for " + seconds(elapsed);
+    words = "busy outside MPI for " + seconds(elapsed);
   }
-  std::snprintf(mine.state, sizeof mine.state, "%s", state.c_str());
+  std::snprintf(mine.state, sizeof mine.state, "%s", words.c_str());
   return mine;
 }
 
@@ -101,9 +120,9 @@ void SilenceWatchdog::watch() {
     if (stopping_) return;
     const Clock::time_point now = Clock::now();
     std::string expired;
-    const std::uint64_t wait = waits_;
-    if (waitingIn_ && now - waitingSince_ > timeout_)
-      expired = "rank " + std::to_string(rank_) + " waited in " + waitingIn_ + " for " +
+    const WaitState wait = observe(now);
+    if (wait.what && now - waitingSince_ > timeout_)
+      expired = "rank " + std::to_string(rank_) + " waited in " + wait.what + " for " +
                 seconds(std::chrono::duration<double>(now - waitingSince_).count()) + " (--timeout-s " +
                 seconds(std::chrono::duration<double>(timeout_).count()) + ")";
     lock.unlock();
@@ -113,8 +132,7 @@ void SilenceWatchdog::watch() {
     std::string why = called ? "rank " + std::to_string(status.MPI_SOURCE) + " called the roll" : expired;
     if (!called && !expired.empty()) {
       // The main thread may have left the wait since: then there is nothing to call the roll about.
-      std::lock_guard check(mutex_);
-      if (waits_ != wait) why.clear();
+      if (current().sequence != wait.sequence) why.clear();
     }
     if (!why.empty() && !rollCallStarted_.exchange(true)) {
       rollCall(why);  // returns where the job goes on
@@ -210,8 +228,10 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     std::lock_guard lock(mutex_);
     // The next look at the collective after another timeout; any other wait keeps its own deadline.
-    if (waitingIn_ && patience_ == Patience::WhileEveryRankWaitsToo && std::strcmp(waitingIn_, library->wait) == 0)
-      waitingSince_ = Clock::now();
+    const Clock::time_point now = Clock::now();
+    const WaitState wait = observe(now);
+    if (wait.what && wait.patience == Patience::WhileEveryRankWaitsToo && std::strcmp(wait.what, library->wait) == 0)
+      waitingSince_ = now;
     return;
   }
   // The job ends: this frame never returns, so `mine` outlives the sends.
