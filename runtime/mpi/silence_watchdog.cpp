@@ -76,6 +76,7 @@ SilenceWatchdog::WaitState SilenceWatchdog::current() const {
     state.patience = patience_.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (state.sequence % 2 == 0 && sequence_.load(std::memory_order_relaxed) == state.sequence) return state;
+    std::this_thread::yield();  // the writer is between its two stores: let it finish, should it share our core
   }
 }
 
