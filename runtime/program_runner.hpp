@@ -66,8 +66,8 @@ class ProgramRunner {
   RunOptions options_;
   Times lastRun_;
   std::vector<std::unique_ptr<Prepared>> prepared_;  // the most recently run last
-  // What the current run posted, by id - firstPost_: an array, not a map, since a map's node per message
-  // cost a small allreduce measurably (program_runner.cpp).
+  // What the current run posted, by id - firstPost_: an array, not a map, whose node per message a 4 KiB
+  // allreduce paid for (analysis/results/2026-12-03-runtime-small-messages).
   std::vector<Posted> posted_;
   RequestId firstPost_ = 0;
   std::multimap<std::size_t, char*> freeStaging_;  // by capacity
