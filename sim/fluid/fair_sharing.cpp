@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 namespace ddl::fluid {
@@ -33,19 +34,23 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   if (resources.empty() && !(bound > 0)) throw std::invalid_argument("an activity using no resource needs a bound");
   const ActivityId id = takeSlot(activities_, freeActivities_);
   Activity& activity = activities_[static_cast<std::size_t>(id)];
-  activity.resources.assign(resources.begin(), resources.end());
-  activity.slots.clear();
+  activity.useCount = static_cast<std::int32_t>(resources.size());
+  if (resources.size() > Activity::kInlineUses) activity.moreUses.resize(resources.size());
+  const std::span<Use> uses = activity.uses();
   activity.weight = weight;
   activity.bound = bound;
   activity.rate = 0;
   activity.alive = true;
   bool everyResourceSlack = true;
-  for (ResourceId r : resources) {
-    Resource& resource = resources_[static_cast<std::size_t>(r)];
-    activity.slots.push_back(static_cast<std::int32_t>(resource.users.size()));
+  for (std::size_t i = 0; i < resources.size(); ++i) uses[i] = {resources[i], 0, kNoTighter};
+  if (bound > 0) tighterResources(uses);
+  for (Use& use : uses) {
+    Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
+    use.slot = static_cast<std::int32_t>(resource.users.size());
     resource.users.push_back(id);
     if (bound > 0) {
-      resource.boundSum += bound;
+      use.feeder = feederOf(resource, use.feeder);
+      feed(resource, use.feeder, bound);
     } else {
       ++resource.unboundedUsers;
     }
@@ -63,30 +68,99 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   return id;
 }
 
+// For each use, the resource of smallest capacity the activity also crosses, if smaller than the used one's
+// (ties to the lowest id, so that remove finds what add chose). An activity through some resource twice
+// counts by its bounds everywhere: it may put twice its rate through that one.
+void FairSharing::tighterResources(std::span<Use> uses) const {
+  auto capacity = [&](ResourceId r) { return resources_[static_cast<std::size_t>(r)].capacity; };
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    for (std::size_t j = i + 1; j < uses.size(); ++j)
+      if (uses[i].resource == uses[j].resource) return;
+  // The two tightest, so that each resource's tightest other is one of them.
+  ResourceId first = kNoTighter, second = kNoTighter;
+  auto tighter = [&](ResourceId a, ResourceId b) {
+    return b == kNoTighter || capacity(a) < capacity(b) || (capacity(a) == capacity(b) && a < b);
+  };
+  for (const Use& use : uses) {
+    if (tighter(use.resource, first)) {
+      second = first;
+      first = use.resource;
+    } else if (tighter(use.resource, second)) {
+      second = use.resource;
+    }
+  }
+  for (Use& use : uses) {
+    const ResourceId other = use.resource == first ? second : first;
+    use.feeder = other != kNoTighter && capacity(other) < capacity(use.resource) ? other : kNoTighter;
+  }
+}
+
+// The index of the feeder of `resource` through `through`, made if it has none.
+std::int32_t FairSharing::feederOf(Resource& resource, ResourceId through) const {
+  // A few feeders are scanned faster than hashed: a NIC's link has one, a leaf's uplink one per port.
+  constexpr std::size_t kScanned = 4;
+  std::vector<Feeder>& feeders = resource.feeders;
+  std::vector<std::int32_t>& table = resource.feederTable;
+  auto make = [&] {
+    feeders.push_back({through, 0, through == kNoTighter ? std::numeric_limits<double>::infinity()
+                                                         : resources_[static_cast<std::size_t>(through)].capacity, 0, 0});
+    return static_cast<std::int32_t>(feeders.size() - 1);
+  };
+  if (table.empty()) {
+    for (std::size_t f = 0; f < feeders.size(); ++f)
+      if (feeders[f].through == through) return static_cast<std::int32_t>(f);
+    if (feeders.size() < kScanned) return make();
+  }
+  // Kept at most half full; grown, it is filled again from the feeders.
+  if (table.size() < 2 * (feeders.size() + 1)) {
+    table.assign(std::max<std::size_t>(16, 2 * table.size()), -1);
+    for (std::size_t f = 0; f < feeders.size(); ++f) {
+      std::size_t slot = std::hash<ResourceId>{}(feeders[f].through) * 0x9E3779B97F4A7C15ull >> 32 & (table.size() - 1);
+      while (table[slot] >= 0) slot = (slot + 1) & (table.size() - 1);
+      table[slot] = static_cast<std::int32_t>(f);
+    }
+  }
+  std::size_t slot = std::hash<ResourceId>{}(through) * 0x9E3779B97F4A7C15ull >> 32 & (table.size() - 1);
+  for (; table[slot] >= 0; slot = (slot + 1) & (table.size() - 1))
+    if (feeders[static_cast<std::size_t>(table[slot])].through == through) return table[slot];
+  table[slot] = make();
+  return table[slot];
+}
+
+// Adds a user of `bound` (removes one, if negative) to a feeder of `resource`, and updates its feed.
+void FairSharing::feed(Resource& resource, std::int32_t index, double bound) {
+  Feeder& feeder = resource.feeders[static_cast<std::size_t>(index)];
+  resource.feed -= feeder.most;
+  feeder.users += bound > 0 ? 1 : -1;
+  feeder.boundSum = feeder.users == 0 ? 0 : feeder.boundSum + bound;  // no rounding left behind
+  feeder.most = std::min(feeder.boundSum, feeder.limit);
+  resource.feed += feeder.most;
+}
+
 void FairSharing::remove(ActivityId id) {
   Activity& activity = activities_[static_cast<std::size_t>(id)];
-  for (std::size_t i = 0; i < activity.resources.size(); ++i) {
-    const ResourceId r = activity.resources[i];
+  for (const Use& use : activity.uses()) {
+    const ResourceId r = use.resource;
     Resource& resource = resources_[static_cast<std::size_t>(r)];
     // A resource slack with the activity stays slack without it: it limited nobody, and frees nothing.
     if (!slack(resource)) touched_.push_back(r);
     std::vector<ActivityId>& users = resource.users;
-    const std::int32_t slot = activity.slots[i];
+    const std::int32_t slot = use.slot;
     const std::int32_t last = static_cast<std::int32_t>(users.size()) - 1;
     const ActivityId moved = users[static_cast<std::size_t>(last)];
     users[static_cast<std::size_t>(slot)] = moved;
     users.pop_back();
     if (activity.bound > 0) {
-      resource.boundSum = users.empty() ? 0 : resource.boundSum - activity.bound;  // no rounding left behind
+      feed(resource, use.feeder, -activity.bound);
+      if (users.empty()) resource.feed = 0;  // no rounding left behind
     } else {
       --resource.unboundedUsers;
     }
     if (slot != last) {
       // The moved activity's record of where it sits in this resource (it may use a resource twice).
-      Activity& other = activities_[static_cast<std::size_t>(moved)];
-      for (std::size_t j = 0; j < other.resources.size(); ++j)
-        if (other.resources[j] == r && other.slots[j] == last) {
-          other.slots[j] = slot;
+      for (Use& other : activities_[static_cast<std::size_t>(moved)].uses())
+        if (other.resource == r && other.slot == last) {
+          other.slot = slot;
           break;
         }
     }
@@ -114,7 +188,11 @@ void FairSharing::solve(std::vector<ActivityId>& changed) {
     resources.assign(1, r);
     activities.clear();
     component(resources, activities);
-    fill(resources, activities, changed);
+    if (activities.size() == 1) {
+      fillAlone(activities.front(), changed);
+    } else {
+      fill(resources, activities, changed);
+    }
   }
   touched_.clear();
 }
@@ -128,13 +206,43 @@ void FairSharing::component(std::vector<ResourceId>& resources, std::vector<Acti
       if (activity.visited == stamp_) continue;
       activity.visited = stamp_;
       activities.push_back(id);
-      for (ResourceId r : activity.resources) {
+      for (const Use& use : activity.uses()) {
+        const ResourceId r = use.resource;
         Resource& resource = resources_[static_cast<std::size_t>(r)];
         if (resource.visited == stamp_ || slack(resource)) continue;
         resource.visited = stamp_;
         resources.push_back(r);
       }
     }
+  }
+}
+
+// The filling of a component of one activity, which ends at its first limit: no heap, no scratch. Four in
+// five components of the 4096-GPU iteration are one activity (a message left alone on its NIC when its
+// neighbour ends), and fill's setup cost more than their solve. Same rates as fill, a tie going to the bound.
+void FairSharing::fillAlone(ActivityId id, std::vector<ActivityId>& changed) {
+  Activity& activity = activities_[static_cast<std::size_t>(id)];
+  const std::span<const Use> uses = activity.uses();
+  bool bounded = activity.bound > 0;
+  double level = bounded ? activity.bound / activity.weight : std::numeric_limits<double>::infinity();
+  for (const Use& use : uses) {
+    const Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
+    if (slack(resource)) continue;
+    // A route through a resource twice weighs on it twice, as fill sums its users' weights.
+    double weight = 0;
+    for (const Use& other : uses)
+      if (other.resource == use.resource) weight += activity.weight;
+    const double full = resource.capacity / weight;
+    if (full < level) {
+      level = full;
+      bounded = false;
+    }
+  }
+  const double rate = bounded ? activity.bound : level * activity.weight;
+  activity.fixed = true;
+  if (rate != activity.rate) {
+    activity.rate = rate;
+    changed.push_back(id);
   }
 }
 
@@ -159,8 +267,8 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
   for (ActivityId id : activities) {
     Activity& activity = activities_[static_cast<std::size_t>(id)];
     activity.fixed = false;
-    for (ResourceId r : activity.resources) {
-      Resource& resource = resources_[static_cast<std::size_t>(r)];
+    for (const Use& use : activity.uses()) {
+      Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
       if (slack(resource)) continue;
       resource.weight += activity.weight;
       ++resource.unfixed;
@@ -179,8 +287,8 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
       activity.rate = rate;
       changed.push_back(id);
     }
-    for (ResourceId r : activity.resources) {
-      Resource& resource = resources_[static_cast<std::size_t>(r)];
+    for (const Use& use : activity.uses()) {
+      Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
       if (slack(resource)) continue;
       resource.remaining -= rate;
       resource.weight -= activity.weight;
@@ -192,7 +300,7 @@ void FairSharing::fill(const std::vector<ResourceId>& resources, const std::vect
         for (ActivityId user : resource.users)
           if (!activities_[static_cast<std::size_t>(user)].fixed) resource.weight += activities_[static_cast<std::size_t>(user)].weight;
       }
-      push({std::max(resource.remaining, 0.0) / resource.weight, r, resource.version, false});
+      push({std::max(resource.remaining, 0.0) / resource.weight, use.resource, resource.version, false});
     }
   };
 

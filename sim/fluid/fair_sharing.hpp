@@ -10,11 +10,20 @@
 //
 // In SimGrid terms the weight is 1 / the variable's sharing penalty and every consumption weight is 1.
 //
-// A resource that all its users' bounds together cannot overfill is slack: it never limits anyone, so the
-// solve neither couples its users through it nor looks at it (a PCIe link under one NIC's messages, a leaf
+// A resource that its users together cannot overfill is slack: it never limits anyone, so the solve
+// neither couples its users through it nor looks at it (a PCIe link under one NIC's messages, a leaf
 // switch sized for its ports). That changes no rate, only what is solved together; and an activity that
 // comes or goes on slack resources alone moves nobody's rate, so it is solved without a component.
+//
+// What the users can put through a resource is bounded group by group: the users that also cross one
+// tighter resource (of smaller capacity) put through at most its capacity, however many they are and
+// whatever their bounds; the others at most their bounds. Two GPUs' messages share each EDR port below a
+// leaf uplink sized for its 32 ports: their bounds add up to twice the uplink, their ports to exactly it.
+// Counting bounds alone coupled every message of a leaf into one component, solved again each time one of
+// them ended. A tighter resource is tighter by capacity, strictly, so no two resources are slack on each
+// other's account: the smallest of a chain is bounded by its users' bounds alone.
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -36,10 +45,24 @@ class FairSharing {
   void solve(std::vector<ActivityId>& changed);
 
  private:
+  static constexpr ResourceId kNoTighter = -1;
+  // The users of a resource that cross one tighter resource `through` (or none: kNoTighter): how many,
+  // and the sum of their bounds.
+  struct Feeder {
+    ResourceId through;
+    std::int32_t users;
+    double limit;     // through's capacity, or infinity
+    double boundSum;
+    double most;      // what they can put through: min(boundSum, limit)
+  };
   struct Resource {
     double capacity = 0;
     std::vector<ActivityId> users;
-    double boundSum = 0;            // of the users with a bound
+    // In the order they appeared, so that a use keeps its feeder's index; found by `through` in
+    // feederTable (open addressing, -1 empty) once they are too many to scan.
+    std::vector<Feeder> feeders;
+    std::vector<std::int32_t> feederTable;
+    double feed = 0;  // the most the users with a bound can put through: the sum of the feeders' most
     std::int32_t unboundedUsers = 0;
     // Scratch of a solve.
     double remaining = 0;
@@ -48,9 +71,24 @@ class FairSharing {
     std::uint32_t version = 0;
     std::uint32_t visited = 0;
   };
+  struct Use {
+    ResourceId resource;
+    std::int32_t slot;   // the activity's place in the resource's users
+    std::int32_t feeder;  // the index of the feeder it counts in (add first puts the tighter resource here)
+  };
   struct Activity {
-    std::vector<ResourceId> resources;
-    std::vector<std::int32_t> slots;  // its place in each resource's users
+    // Its uses inline up to kInlineUses (a message's route across a fat tree fits), beyond in `moreUses`:
+    // every solve and remove reads them for each activity it meets, and a separate allocation was one
+    // more cache miss each time (perf of the 4096-GPU iteration: remove's time went on such misses).
+    static constexpr std::size_t kInlineUses = 8;
+    std::array<Use, kInlineUses> inlineUses;
+    std::vector<Use> moreUses;
+    std::int32_t useCount = 0;
+    std::span<Use> uses() {
+      return useCount <= static_cast<std::int32_t>(kInlineUses) ? std::span<Use>(inlineUses.data(), static_cast<std::size_t>(useCount))
+                                                                 : std::span<Use>(moreUses);
+    }
+    std::span<const Use> uses() const { return const_cast<Activity*>(this)->uses(); }
     double weight = 0;
     double bound = -1;
     double rate = 0;
@@ -61,13 +99,17 @@ class FairSharing {
   };
 
   bool slack(const Resource& resource) const {
-    // Filled to the brim counts as slack: the users' bounds then fill it exactly and it still limits nobody.
+    // Filled to the brim counts as slack: its users then fill it exactly and it still limits nobody.
     // That is the common case, not an edge: a non-blocking switch is sized for its ports (32 EDR NICs under
     // a 400 GB/s leaf), and counting it as a bottleneck coupled every message of a rack into one component.
-    // The margin covers boundSum's rounding; the rates it lets through exceed the capacity by at most 1e-12.
-    return resource.unboundedUsers == 0 && resource.boundSum <= resource.capacity * (1 + 1e-12);
+    // The margin covers feed's rounding; the rates it lets through exceed the capacity by at most 1e-12.
+    return resource.unboundedUsers == 0 && resource.feed <= resource.capacity * (1 + 1e-12);
   }
+  std::int32_t feederOf(Resource& resource, ResourceId through) const;
+  void feed(Resource& resource, std::int32_t feeder, double bound);
+  void tighterResources(std::span<Use> uses) const;
   void component(std::vector<ResourceId>& resources, std::vector<ActivityId>& activities);
+  void fillAlone(ActivityId activity, std::vector<ActivityId>& changed);
   void fill(const std::vector<ResourceId>& resources, const std::vector<ActivityId>& activities, std::vector<ActivityId>& changed);
 
   std::vector<Resource> resources_;
