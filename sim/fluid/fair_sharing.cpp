@@ -42,15 +42,20 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   activity.rate = 0;
   activity.alive = true;
   bool everyResourceSlack = true;
-  for (std::size_t i = 0; i < resources.size(); ++i) uses[i] = {resources[i], 0, kNoTighter};
-  if (bound > 0) tighterResources(uses);
-  for (Use& use : uses) {
+  for (std::size_t i = 0; i < resources.size(); ++i) uses[i] = {resources[i], 0, kNoFeeder};
+  for (std::size_t i = 0; i < uses.size(); ++i) {
+    Use& use = uses[i];
     Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
     use.slot = static_cast<std::int32_t>(resource.users.size());
     resource.users.push_back(id);
     if (bound > 0) {
-      use.feeder = feederOf(resource, use.feeder);
-      feed(resource, use.feeder, bound);
+      resource.boundSum += bound;
+      if (resource.grouped) {
+        use.feeder = feederOf(resource, tighterThan(uses, i));
+        feed(resource, use.feeder, bound);
+      } else if (resource.boundSum > resource.capacity * (1 + kBrim)) {
+        group(use.resource);
+      }
     } else {
       ++resource.unboundedUsers;
     }
@@ -68,30 +73,36 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   return id;
 }
 
-// For each use, the resource of smallest capacity the activity also crosses, if smaller than the used one's
-// (ties to the lowest id, so that remove finds what add chose). An activity through some resource twice
-// counts by its bounds everywhere: it may put twice its rate through that one.
-void FairSharing::tighterResources(std::span<Use> uses) const {
+// The resource of smallest capacity the activity crosses besides uses[i]'s, if smaller than that one's
+// (ties to the lowest id), or kNoTighter. An activity through some resource twice has none anywhere: it may
+// put twice its rate through that one.
+FairSharing::ResourceId FairSharing::tighterThan(std::span<const Use> uses, std::size_t i) const {
   auto capacity = [&](ResourceId r) { return resources_[static_cast<std::size_t>(r)].capacity; };
-  for (std::size_t i = 0; i < uses.size(); ++i)
-    for (std::size_t j = i + 1; j < uses.size(); ++j)
-      if (uses[i].resource == uses[j].resource) return;
-  // The two tightest, so that each resource's tightest other is one of them.
-  ResourceId first = kNoTighter, second = kNoTighter;
-  auto tighter = [&](ResourceId a, ResourceId b) {
-    return b == kNoTighter || capacity(a) < capacity(b) || (capacity(a) == capacity(b) && a < b);
-  };
-  for (const Use& use : uses) {
-    if (tighter(use.resource, first)) {
-      second = first;
-      first = use.resource;
-    } else if (tighter(use.resource, second)) {
-      second = use.resource;
-    }
+  for (std::size_t a = 0; a < uses.size(); ++a)
+    for (std::size_t b = a + 1; b < uses.size(); ++b)
+      if (uses[a].resource == uses[b].resource) return kNoTighter;
+  ResourceId tightest = kNoTighter;
+  for (std::size_t j = 0; j < uses.size(); ++j) {
+    const ResourceId r = uses[j].resource;
+    if (j == i || capacity(r) >= capacity(uses[i].resource)) continue;
+    if (tightest == kNoTighter || capacity(r) < capacity(tightest) || (capacity(r) == capacity(tightest) && r < tightest)) tightest = r;
   }
-  for (Use& use : uses) {
-    const ResourceId other = use.resource == first ? second : first;
-    use.feeder = other != kNoTighter && capacity(other) < capacity(use.resource) ? other : kNoTighter;
+  return tightest;
+}
+
+// From now on, the users of `r` with a bound count by feeder: their bounds alone overfill it.
+void FairSharing::group(ResourceId r) {
+  Resource& resource = resources_[static_cast<std::size_t>(r)];
+  resource.grouped = true;
+  for (std::size_t slot = 0; slot < resource.users.size(); ++slot) {
+    Activity& user = activities_[static_cast<std::size_t>(resource.users[slot])];
+    if (!(user.bound > 0)) continue;
+    const std::span<Use> uses = user.uses();
+    for (std::size_t i = 0; i < uses.size(); ++i)
+      if (uses[i].resource == r && uses[i].slot == static_cast<std::int32_t>(slot)) {
+        uses[i].feeder = feederOf(resource, tighterThan(uses, i));
+        feed(resource, uses[i].feeder, user.bound);
+      }
   }
 }
 
@@ -151,8 +162,12 @@ void FairSharing::remove(ActivityId id) {
     users[static_cast<std::size_t>(slot)] = moved;
     users.pop_back();
     if (activity.bound > 0) {
-      feed(resource, use.feeder, -activity.bound);
-      if (users.empty()) resource.feed = 0;  // no rounding left behind
+      // No rounding left behind once it is empty.
+      resource.boundSum = users.empty() ? 0 : resource.boundSum - activity.bound;
+      if (resource.grouped) {
+        feed(resource, use.feeder, -activity.bound);
+        if (users.empty()) resource.feed = 0;
+      }
     } else {
       --resource.unboundedUsers;
     }
@@ -188,6 +203,7 @@ void FairSharing::solve(std::vector<ActivityId>& changed) {
     resources.assign(1, r);
     activities.clear();
     component(resources, activities);
+    activitiesSolved_ += static_cast<std::int64_t>(activities.size());
     if (activities.size() == 1) {
       fillAlone(activities.front(), changed);
     } else {

@@ -151,6 +151,48 @@ TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
   EXPECT_EQ(changed, (std::vector<FairSharing::ActivityId>{messages[0]}));
 }
 
+// Two GPUs share each port under an uplink sized for the ports (Minsky: 32 EDR ports, 400 GB/s): the
+// messages' bounds add up to twice the uplink, but what they can put through it is the ports' capacity, so
+// the uplink still limits nobody and a change at one port moves that port's messages only.
+TEST(FairSharing, AnUplinkItsPortsFillExactlyLimitsNobodyHoweverManyShareEachPort) {
+  constexpr int kPorts = 32;
+  constexpr double kPort = 12.5e9;
+  FairSharing sharing;
+  const FairSharing::ResourceId uplink = sharing.addResource(kPorts * kPort);
+  std::vector<FairSharing::ActivityId> messages;
+  for (int port = 0; port < kPorts; ++port) {
+    const FairSharing::ResourceId route[] = {sharing.addResource(kPort), uplink};
+    messages.push_back(sharing.add(route, 1, kPort));
+    messages.push_back(sharing.add(route, 1, kPort));
+  }
+  std::vector<FairSharing::ActivityId> changed;
+  sharing.solve(changed);
+  for (FairSharing::ActivityId message : messages) EXPECT_DOUBLE_EQ(sharing.rate(message), kPort / 2);
+
+  // Port 0's second message ends: its first takes the whole port, and nobody else's rate is even looked at.
+  sharing.remove(messages[1]);
+  changed.clear();
+  const std::int64_t solvedBefore = sharing.activitiesSolved();
+  sharing.solve(changed);
+  EXPECT_DOUBLE_EQ(sharing.rate(messages[0]), kPort);
+  EXPECT_EQ(changed, (std::vector<FairSharing::ActivityId>{messages[0]}));
+  EXPECT_EQ(sharing.activitiesSolved() - solvedBefore, 1);
+  for (std::size_t m = 2; m < messages.size(); ++m) EXPECT_DOUBLE_EQ(sharing.rate(messages[m]), kPort / 2);
+}
+
+// A resource is bounded by a tighter one only if that one is strictly tighter: two links of one capacity
+// on one route, each looking slack on the other's account, would let a message through at its bound.
+TEST(FairSharing, LinksOfOneCapacityDoNotVouchForEachOther) {
+  FairSharing sharing;
+  const FairSharing::ResourceId first = sharing.addResource(10);
+  const FairSharing::ResourceId second = sharing.addResource(10);
+  const FairSharing::ResourceId route[] = {first, second};
+  const FairSharing::ActivityId message = sharing.add(route, 1, 12.5);
+  std::vector<FairSharing::ActivityId> changed;
+  sharing.solve(changed);
+  EXPECT_DOUBLE_EQ(sharing.rate(message), 10);
+}
+
 TEST(FairSharing, RefusesWhatHasNoRate) {
   FairSharing sharing;
   EXPECT_THROW(sharing.addResource(0), std::invalid_argument);
