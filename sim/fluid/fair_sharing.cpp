@@ -42,7 +42,9 @@ FairSharing::ActivityId FairSharing::add(std::span<const ResourceId> resources, 
   activity.rate = 0;
   activity.alive = true;
   bool everyResourceSlack = true;
-  for (std::size_t i = 0; i < resources.size(); ++i) uses[i] = {resources[i], 0, kNoFeeder};
+  // Slot -1 until the use joins its resource's users: group() may look at this activity midway, and must
+  // not take a later use of the same resource for the one it found there.
+  for (std::size_t i = 0; i < resources.size(); ++i) uses[i] = {resources[i], -1, kNoFeeder};
   for (std::size_t i = 0; i < uses.size(); ++i) {
     Use& use = uses[i];
     Resource& resource = resources_[static_cast<std::size_t>(use.resource)];
