@@ -131,12 +131,14 @@ TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
   std::vector<FairSharing::ActivityId> changed;
   sharing.solve(changed);
   for (FairSharing::ActivityId message : messages) EXPECT_DOUBLE_EQ(sharing.rate(message), kPort);
+  EXPECT_EQ(sharing.activitiesSolved(), 0) << "each alone on slack resources takes its bound without a solve";
 
-  // A second message through port 0: the two there halve, and nobody else moves.
+  // A second message through port 0: the two there halve, and nobody else moves, or is even looked at.
   const FairSharing::ResourceId route[] = {nics[0], leaf};
   const FairSharing::ActivityId second = sharing.add(route, 1, kPort);
   changed.clear();
   sharing.solve(changed);
+  EXPECT_EQ(sharing.activitiesSolved(), 2);
   EXPECT_DOUBLE_EQ(sharing.rate(messages[0]), kPort / 2);
   EXPECT_DOUBLE_EQ(sharing.rate(second), kPort / 2);
   for (int port = 1; port < kPorts; ++port) EXPECT_DOUBLE_EQ(sharing.rate(messages[static_cast<std::size_t>(port)]), kPort);
@@ -149,6 +151,7 @@ TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
   sharing.solve(changed);
   EXPECT_DOUBLE_EQ(sharing.rate(messages[0]), kPort);
   EXPECT_EQ(changed, (std::vector<FairSharing::ActivityId>{messages[0]}));
+  EXPECT_EQ(sharing.activitiesSolved(), 3);
 }
 
 // Two GPUs share each port under an uplink sized for the ports (Minsky: 32 EDR ports, 400 GB/s): the
