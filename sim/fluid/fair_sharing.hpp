@@ -118,7 +118,7 @@ class FairSharing {
   }
   ResourceId tighterThan(std::span<const Use> uses, std::size_t i) const;
   void group(ResourceId r);
-  std::int32_t feederOf(Resource& resource, ResourceId through) const;
+  std::int32_t feederOf(Resource& resource, ResourceId through);
   void feed(Resource& resource, std::int32_t feeder, double bound);
   void component(std::vector<ResourceId>& resources, std::vector<ActivityId>& activities);
   void fillAlone(ActivityId activity, std::vector<ActivityId>& changed);
