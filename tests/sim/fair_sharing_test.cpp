@@ -114,20 +114,31 @@ TEST(FairSharing, GivesTheWeightedMaxMinRatesOfRandomSystemsAsActivitiesComeAndG
   }
 }
 
+// 32 EDR ports under a switch sized for them (400 GB/s), each port carrying `messagesPerPort` messages
+// bounded by the port's speed: the messages in port order, each port's together.
+constexpr int kPorts = 32;
+constexpr double kPort = 12.5e9;
+struct PortsUnderASwitch {
+  FairSharing::ResourceId uplink;
+  std::vector<FairSharing::ResourceId> ports;
+  std::vector<FairSharing::ActivityId> messages;
+};
+PortsUnderASwitch portsUnderASwitch(FairSharing& sharing, int messagesPerPort) {
+  PortsUnderASwitch built;
+  built.uplink = sharing.addResource(kPorts * kPort);
+  for (int port = 0; port < kPorts; ++port) {
+    built.ports.push_back(sharing.addResource(kPort));
+    const FairSharing::ResourceId route[] = {built.ports.back(), built.uplink};
+    for (int message = 0; message < messagesPerPort; ++message) built.messages.push_back(sharing.add(route, 1, kPort));
+  }
+  return built;
+}
+
 // A non-blocking switch is sized for its ports: its users' bounds fill it exactly. It limits nobody, so a
 // change at one port moves only the rates that port's users share.
 TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
-  constexpr int kPorts = 32;
-  constexpr double kPort = 12.5e9;
   FairSharing sharing;
-  const FairSharing::ResourceId leaf = sharing.addResource(kPorts * kPort);
-  std::vector<FairSharing::ActivityId> messages;
-  std::vector<FairSharing::ResourceId> nics;
-  for (int port = 0; port < kPorts; ++port) {
-    nics.push_back(sharing.addResource(kPort));
-    const FairSharing::ResourceId route[] = {nics.back(), leaf};
-    messages.push_back(sharing.add(route, 1, kPort));
-  }
+  const auto [leaf, nics, messages] = portsUnderASwitch(sharing, 1);
   std::vector<FairSharing::ActivityId> changed;
   sharing.solve(changed);
   for (FairSharing::ActivityId message : messages) EXPECT_DOUBLE_EQ(sharing.rate(message), kPort);
@@ -158,16 +169,8 @@ TEST(FairSharing, ASwitchItsPortsFillExactlyLimitsNobody) {
 // messages' bounds add up to twice the uplink, but what they can put through it is the ports' capacity, so
 // the uplink still limits nobody and a change at one port moves that port's messages only.
 TEST(FairSharing, AnUplinkItsPortsFillExactlyLimitsNobodyHoweverManyShareEachPort) {
-  constexpr int kPorts = 32;
-  constexpr double kPort = 12.5e9;
   FairSharing sharing;
-  const FairSharing::ResourceId uplink = sharing.addResource(kPorts * kPort);
-  std::vector<FairSharing::ActivityId> messages;
-  for (int port = 0; port < kPorts; ++port) {
-    const FairSharing::ResourceId route[] = {sharing.addResource(kPort), uplink};
-    messages.push_back(sharing.add(route, 1, kPort));
-    messages.push_back(sharing.add(route, 1, kPort));
-  }
+  const std::vector<FairSharing::ActivityId> messages = portsUnderASwitch(sharing, 2).messages;
   std::vector<FairSharing::ActivityId> changed;
   sharing.solve(changed);
   for (FairSharing::ActivityId message : messages) EXPECT_DOUBLE_EQ(sharing.rate(message), kPort / 2);
