@@ -8,11 +8,10 @@
 
 namespace ddl {
 
-// Removes the entries `finished(work)` says are done, keeping the others in order, and returns the
-// removed ids in order: one pass of a transport's waitSome.
+// Removes the entries `finished(work)` says are done, keeping the others in order, and appends the
+// removed ids in order to `done`: one pass of a transport's waitSome.
 template <class Work, class Finished>
-std::vector<RequestId> takeFinished(std::vector<std::pair<RequestId, Work>>& inFlight, Finished&& finished) {
-  std::vector<RequestId> done;
+void takeFinished(std::vector<std::pair<RequestId, Work>>& inFlight, Finished&& finished, std::vector<RequestId>& done) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < inFlight.size(); ++i) {
     if (finished(inFlight[i].second)) {
@@ -23,7 +22,6 @@ std::vector<RequestId> takeFinished(std::vector<std::pair<RequestId, Work>>& inF
     }
   }
   inFlight.resize(kept);
-  return done;
 }
 
 }  // namespace ddl

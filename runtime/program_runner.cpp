@@ -16,7 +16,7 @@ struct StepProgress {
   int reducing = 0;       // pieces handed to postReduce
   int reduced = 0;        // pieces reduced
   bool reduceAllowed = false;  // ProgramExecution asked for the reduction
-  char* staging = nullptr;
+  ProgramRunner::Staging staging;
   std::vector<bool> pieceArrived;
 };
 
@@ -42,7 +42,7 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
     for (StepProgress& step : again.progress) {
       step.pieces = step.arrived = step.reducing = step.reduced = 0;
       step.reduceAllowed = false;
-      step.staging = nullptr;
+      step.staging = {};
     }
     again.actions.clear();
     return again;
@@ -55,29 +55,27 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
 ProgramRunner::ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
 
 ProgramRunner::~ProgramRunner() {
-  for (const auto& [capacity, block] : freeStaging_) transport_.deallocate(block);
-  for (const auto& [block, capacity] : usedStaging_) transport_.deallocate(block);
+  for (char* block : stagingBlocks_) transport_.deallocate(block);
 }
 
-char* ProgramRunner::staging(std::size_t bytes) {
-  char* block = nullptr;
-  std::size_t capacity = bytes;
-  if (auto it = freeStaging_.lower_bound(bytes); it != freeStaging_.end()) {
-    capacity = it->first;
-    block = it->second;
-    freeStaging_.erase(it);
-  } else {
-    block = static_cast<char*>(transport_.allocate(std::max<std::size_t>(bytes, 1)));
+ProgramRunner::Staging ProgramRunner::staging(std::size_t bytes) {
+  // The smallest free block that holds `bytes`: a run has a few receive-reduces in flight at a time, so
+  // the free list is short, and a scan allocates nothing.
+  auto best = freeStaging_.end();
+  for (auto it = freeStaging_.begin(); it != freeStaging_.end(); ++it)
+    if (it->capacity >= bytes && (best == freeStaging_.end() || it->capacity < best->capacity)) best = it;
+  if (best != freeStaging_.end()) {
+    const Staging found = *best;
+    *best = freeStaging_.back();
+    freeStaging_.pop_back();
+    return found;
   }
-  usedStaging_.emplace(block, capacity);
-  return block;
+  const Staging made{static_cast<char*>(transport_.allocate(std::max<std::size_t>(bytes, 1))), bytes};
+  stagingBlocks_.push_back(made.block);
+  return made;
 }
 
-void ProgramRunner::releaseStaging(char* block) {
-  auto it = usedStaging_.find(block);
-  freeStaging_.emplace(it->second, block);
-  usedStaging_.erase(it);
-}
+void ProgramRunner::releaseStaging(Staging staging) { freeStaging_.push_back(staging); }
 
 void ProgramRunner::remember(RequestId id, Posted work) {
   if (posted_.empty()) firstPost_ = id;
@@ -107,7 +105,7 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
 void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type) {
   Prepared& prepared = prepare(caller);
   // Its first transfers are posted at once (below): once prepared, it posts them.
-  lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
+  if (options_.timeRuns) lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
   const Program& program = prepared.program;
   ProgramExecution& execution = prepared.execution;
   std::vector<StepProgress>& progress = prepared.progress;
@@ -126,7 +124,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, piece);
     const std::size_t staged = static_cast<std::size_t>(range.offset - step.range.offset) * elementBytes;
-    remember(transport_.postReduce(base + range.offset * static_cast<Elements>(elementBytes), p.staging + staged,
+    remember(transport_.postReduce(base + range.offset * static_cast<Elements>(elementBytes), p.staging.block + staged,
                                    static_cast<std::size_t>(range.count), type),
              {index, piece, Work::Reduce});
     ++p.reducing;
@@ -141,9 +139,9 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
   // The step completes once ProgramExecution asked for its reduction and every piece has been added.
   auto finishReductionIfDone = [&](StepIndex index) {
     StepProgress& p = progress[static_cast<std::size_t>(index)];
-    if (!p.reduceAllowed || p.reduced < p.pieces || !p.staging) return;
+    if (!p.reduceAllowed || p.reduced < p.pieces || !p.staging.block) return;
     releaseStaging(p.staging);
-    p.staging = nullptr;
+    p.staging = {};
     execution.reduced(index, actions);
   };
   auto perform = [&] {
@@ -170,7 +168,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
         } else if (step.kind == StepKind::ReceiveCopy) {
           id = transport_.postReceive(step.peer, step.channel, local, bytes);
         } else {
-          id = transport_.postReceive(step.peer, step.channel, p.staging + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes), bytes);
+          id = transport_.postReceive(step.peer, step.channel, p.staging.block + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes), bytes);
         }
         remember(id, {action.step, piece, Work::Transfer});
       }
@@ -181,10 +179,10 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
   execution.start(actions);
   perform();
   while (!execution.finished()) {
-    // The deadline counts from the last completion: a run waits as long as its messages keep ending.
-    const std::vector<RequestId> completed = transport_.waitSome(lastRun_.lastCompletion + options_.timeout);
-    lastRun_.lastCompletion = std::chrono::steady_clock::now();
-    for (RequestId id : completed) {
+    // The patience counts from each wait: a run waits as long as its messages keep ending.
+    completed_.clear();
+    transport_.waitSome(options_.timeout, completed_);
+    for (RequestId id : completed_) {
       const auto [index, piece, work] = posted(id);
       const Step& step = program.step(index);
       StepProgress& p = progress[static_cast<std::size_t>(index)];
@@ -201,6 +199,8 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
     }
     perform();
   }
+  // Read once at the end, not after every wait: the last wait returned just before.
+  if (options_.timeRuns && !program.steps().empty()) lastRun_.lastCompletion = std::chrono::steady_clock::now();
 }
 
 }  // namespace ddl

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -19,6 +18,10 @@ struct RunOptions {
   std::size_t pieceBytes = 1 << 20;
   // A wait longer than this with nothing finishing means a peer is gone: the job ends (abortJob).
   std::chrono::milliseconds timeout{30'000};
+  // Whether runs note when they post first and complete last (lastRun()): two clock reads per run, which
+  // ddlrun train reads for its overhead per allreduce and a 4 KiB allreduce of 2 ranks spends 3% of its
+  // time on (analysis/results/2026-12-04-runtime-waits).
+  bool timeRuns = false;
 };
 
 class ProgramRunner {
@@ -35,11 +38,17 @@ class ProgramRunner {
 
   // When the last run posted its first transfer and when its last transfer or reduction completed (both
   // when it began, for a program with nothing to do): the time outside them is what the runtime adds to
-  // an allreduce, its per-allreduce overhead.
+  // an allreduce, its per-allreduce overhead. Kept only under RunOptions::timeRuns.
   struct Times {
     std::chrono::steady_clock::time_point firstPost, lastCompletion;
   };
   const Times& lastRun() const { return lastRun_; }
+
+  // A block of receive staging as a step holds it (program_runner.cpp).
+  struct Staging {
+    char* block = nullptr;
+    std::size_t capacity = 0;
+  };
 
  private:
   // A program run before, with its execution and the runner's state per step, kept for its next run:
@@ -49,8 +58,8 @@ class ProgramRunner {
   void runSteps(const Program& program, void* buffer, DataType type);
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
-  char* staging(std::size_t bytes);
-  void releaseStaging(char* block);
+  Staging staging(std::size_t bytes);
+  void releaseStaging(Staging staging);
 
   enum class Work : std::uint8_t { Transfer, Reduce };
   struct Posted {
@@ -70,8 +79,11 @@ class ProgramRunner {
   // allreduce paid for (analysis/results/2026-12-03-runtime-small-messages).
   std::vector<Posted> posted_;
   RequestId firstPost_ = 0;
-  std::multimap<std::size_t, char*> freeStaging_;  // by capacity
-  std::map<char*, std::size_t> usedStaging_;        // block -> capacity
+  // Every staging block allocated, and those no step holds now: vectors, not maps, whose node per
+  // receive-reduce a 4 KiB allreduce paid for.
+  std::vector<char*> stagingBlocks_;
+  std::vector<Staging> freeStaging_;
+  std::vector<RequestId> completed_;  // what the last wait returned, its capacity kept
 };
 
 }  // namespace ddl

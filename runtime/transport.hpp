@@ -41,9 +41,12 @@ class Transport {
   // into[i] += from[i]; may finish at once (host) or later (a GPU stream).
   virtual RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) = 0;
 
-  // Blocks until at least one posted request has finished and returns those that have. Throws
-  // TransportError if none finishes by `deadline`.
-  virtual std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) = 0;
+  // Blocks until at least one posted request has finished and appends the ids of those that have to
+  // `finished`. Throws TransportError if none finishes within `patience` of the call. The caller keeps
+  // `finished` from wait to wait and a transport reads the clock only once a wait lasts: a 4 KiB allreduce
+  // waits three times, and a vector and a clock read per wait were a measurable part of it
+  // (analysis/results/2026-12-04-runtime-waits).
+  virtual void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) = 0;
 
   // Ends the whole job at once with `message` and a non-zero status: what a rank does when a peer
   // never answers, so that no rank waits forever.
@@ -71,5 +74,13 @@ class Transport {
   // What this rank's memory is, for the "# Rank ... on HOST ..." lines: "host memory", or the GPU.
   virtual std::string deviceDescription() const { return "host memory"; }
 };
+
+// One wait of `transport`, its ids in a vector of their own: for waits off the hot path (agreements
+// between ranks, tests).
+inline std::vector<RequestId> waitSomeWithin(Transport& transport, std::chrono::milliseconds patience) {
+  std::vector<RequestId> finished;
+  transport.waitSome(patience, finished);
+  return finished;
+}
 
 }  // namespace ddl

@@ -27,19 +27,24 @@ RequestId InProcessTransport::postReduce(void* into, const void* from, std::size
   return track(std::move(work));
 }
 
-std::vector<RequestId> InProcessTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+void InProcessTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
+  const auto deadline = std::chrono::steady_clock::now() + patience;
   while (true) {
     const std::uint64_t seen = fabric_.newsOf(rank_);
     bool polling = false;  // some started work can only be seen finishing by looking again
-    std::vector<RequestId> done = takeFinished(inFlight_, [&](const std::shared_ptr<PostedWork>& work) {
-      if (!work->started.load(std::memory_order_acquire)) return false;
-      if (!work->error.empty()) throw TransportError(work->error);
-      const bool finished = !work->completion || work->completion->done();
-      polling = polling || !finished;
-      return finished;
-    });
-    if (!done.empty()) return done;
+    const std::size_t before = finished.size();
+    takeFinished(
+        inFlight_,
+        [&](const std::shared_ptr<PostedWork>& work) {
+          if (!work->started.load(std::memory_order_acquire)) return false;
+          if (!work->error.empty()) throw TransportError(work->error);
+          const bool done = !work->completion || work->completion->done();
+          polling = polling || !done;
+          return done;
+        },
+        finished);
+    if (finished.size() > before) return;
     const auto now = std::chrono::steady_clock::now();
     if (now > deadline)
       throw TransportError(std::to_string(inFlight_.size()) + " messages still waiting for their peers");

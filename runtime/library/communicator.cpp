@@ -281,12 +281,11 @@ std::pair<std::uint64_t, std::uint64_t> Communicator::runLowestAndHighest(std::u
 
 void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {
   std::set<RequestId> pending(requests.begin(), requests.end());
-  // A peer silent past the timeout ends the job (the transport throws at the deadline): a receive posted
-  // into a buffer of the caller's, or of this frame's, must never outlive the call.
+  // A peer silent past the timeout ends the job (the transport throws when a wait outlasts it): a receive
+  // posted into a buffer of the caller's, or of this frame's, must never outlive the call.
   try {
-    const auto deadline = std::chrono::steady_clock::now() + timeout_;
     while (!pending.empty())
-      for (const RequestId id : transport.waitSome(deadline)) pending.erase(id);
+      for (const RequestId id : waitSomeWithin(transport, timeout_)) pending.erase(id);
   } catch (const std::exception& error) {
     transport.abortJob(what + ": " + error.what());
   }

@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "runtime/host_reduce.hpp"
@@ -66,14 +67,18 @@ RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t cou
   return next_++;
 }
 
-std::vector<RequestId> MpiTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
-  if (!finished_.empty()) return std::exchange(finished_, {});
+void MpiTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
+  if (!finished_.empty()) {
+    finished.insert(finished.end(), finished_.begin(), finished_.end());
+    finished_.clear();
+    return;
+  }
   if (requests_.empty()) throw TransportError("waiting with nothing in flight");
   // A small message has often landed by now: that is no wait for the watchdog to hear of.
-  if (std::vector<RequestId> done = testSome(); !done.empty()) return done;
-  if (!watchdog_) return pollUntil(deadline);
+  if (testSome(finished)) return;
+  if (!watchdog_) return pollFor(patience, finished);
   auto wait = watchdog_->waitingIn("a schedule's messages");
-  return pollUntil(deadline);
+  pollFor(patience, finished);
 }
 
 std::string MpiTransport::describePending() const {
@@ -94,13 +99,12 @@ constexpr unsigned kPollsPerClockRead = 16;
 
 }  // namespace
 
-std::vector<RequestId> MpiTransport::testSome() {
+bool MpiTransport::testSome(std::vector<RequestId>& finished) {
   indices_.resize(requests_.size());
   int count = 0;
   MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
-  std::vector<RequestId> done;
-  if (count <= 0) return done;  // MPI_UNDEFINED: none active
-  for (int i = 0; i < count; ++i) done.push_back(ids_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])]);
+  if (count <= 0) return false;  // MPI_UNDEFINED: none active
+  for (int i = 0; i < count; ++i) finished.push_back(ids_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])]);
   // Testsome set the finished requests to MPI_REQUEST_NULL; drop them.
   std::size_t kept = 0;
   for (std::size_t i = 0; i < requests_.size(); ++i)
@@ -112,14 +116,20 @@ std::vector<RequestId> MpiTransport::testSome() {
   requests_.resize(kept);
   ids_.resize(kept);
   peers_.resize(kept);
-  return done;
+  return true;
 }
 
-std::vector<RequestId> MpiTransport::pollUntil(std::chrono::steady_clock::time_point deadline) {
+void MpiTransport::pollFor(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
+  // The patience counts from the first clock read, kPollsPerClockRead polls in: a wait that ends sooner
+  // reads no clock at all.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   for (unsigned poll = 1;; ++poll) {
-    std::vector<RequestId> done = testSome();
-    if (!done.empty()) return done;
-    if (poll % kPollsPerClockRead == 0 && std::chrono::steady_clock::now() > deadline) throw TransportError(describePending());
+    if (testSome(finished)) return;
+    if (poll % kPollsPerClockRead == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!deadline) deadline = now + patience;
+      if (now > *deadline) throw TransportError(describePending());
+    }
     if (poll > kPollsBeforeYielding) sched_yield();
   }
 }

@@ -31,7 +31,7 @@ class MpiTransport final : public Transport {
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
   RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) override;
-  std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override;
+  void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   // Channels are MPI tags: they stay below the watchdog's.
   void reserveChannels(int channels) override;
@@ -39,9 +39,9 @@ class MpiTransport final : public Transport {
  private:
   RequestId track(MPI_Request request, Rank peer, bool sending);
   int checkedCount(std::size_t bytes) const;
-  // What has completed, without waiting.
-  std::vector<RequestId> testSome();
-  std::vector<RequestId> pollUntil(std::chrono::steady_clock::time_point deadline);
+  // Appends what has completed to `finished`, without waiting; whether anything had.
+  bool testSome(std::vector<RequestId>& finished);
+  void pollFor(std::chrono::milliseconds patience, std::vector<RequestId>& finished);
   std::string describePending() const;
 
   MPI_Comm communicator_;

@@ -121,15 +121,16 @@ void NcclTransport::checkAsyncErrors() {
   }
 }
 
-std::vector<RequestId> NcclTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+void NcclTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   issueGroups();
   if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
   std::optional<SilenceWatchdog::Wait> wait;
   if (watchdog_) wait.emplace(*watchdog_, "a schedule's NCCL operations");
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  const std::size_t before = finished.size();
   while (true) {
-    std::vector<RequestId> done =
-        takeFinished(inFlight_, [](const std::shared_ptr<Completion>& completion) { return completion->done(); });
-    if (!done.empty()) return done;
+    takeFinished(inFlight_, [](const std::shared_ptr<Completion>& completion) { return completion->done(); }, finished);
+    if (finished.size() > before) return;
     checkAsyncErrors();
     if (std::chrono::steady_clock::now() > deadline)
       throw TransportError(std::to_string(inFlight_.size()) + " operations still waiting for their peers");

@@ -290,14 +290,18 @@ void TcpTransport::sleepUntilReady(std::chrono::steady_clock::time_point deadlin
   }
 }
 
-std::vector<RequestId> TcpTransport::waitSome(std::chrono::steady_clock::time_point deadline) {
+void TcpTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   progress();
-  while (finished_.empty()) {
-    if (pending_ == 0) throw TransportError("waiting with nothing in flight");
-    sleepUntilReady(deadline);
-    progress();
+  if (finished_.empty()) {
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    do {
+      if (pending_ == 0) throw TransportError("waiting with nothing in flight");
+      sleepUntilReady(deadline);
+      progress();
+    } while (finished_.empty());
   }
-  return std::exchange(finished_, {});
+  finished.insert(finished.end(), finished_.begin(), finished_.end());
+  finished_.clear();
 }
 
 std::string TcpTransport::describePending() const {

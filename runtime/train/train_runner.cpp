@@ -101,7 +101,9 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
   // Where bucket `bucket` starts in a buffer of gradients.
   auto at = [&](std::byte* buffer, const GradientBucket& bucket) { return buffer + bucket.elements.offset * elementBytes; };
   const std::vector<double> phases = plan.computePhases();
-  ProgramRunner runner(context.transport, options.run);
+  RunOptions timed = options.run;
+  timed.timeRuns = true;  // the overhead per allreduce below reads each run's times
+  ProgramRunner runner(context.transport, timed);
   std::vector<double> iterations;
   std::vector<std::vector<double>> bucketSeconds(plan.buckets().size());
   Measured measured;

@@ -36,16 +36,16 @@ class NcclGroupSemantics final : public Transport {
     return next_++;
   }
 
-  std::vector<RequestId> waitSome(std::chrono::steady_clock::time_point deadline) override {
+  void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& done) override {
     for (auto& [channel, group] : unissued_) {
       Stream& stream = streams_[channel];
       stream.queued.push_back(std::move(group));
       startNextGroup(stream);
     }
     unissued_.clear();
-    std::vector<RequestId> done;
-    while (done.empty()) {
-      for (RequestId id : inner_.waitSome(deadline)) {
+    const std::size_t before = done.size();
+    while (done.size() == before) {
+      for (RequestId id : waitSomeWithin(inner_, patience)) {
         if (auto reduction = reductions_.find(id); reduction != reductions_.end()) {
           done.push_back(reduction->second);
           reductions_.erase(reduction);
@@ -60,7 +60,6 @@ class NcclGroupSemantics final : public Transport {
         }
       }
     }
-    return done;
   }
 
   [[noreturn]] void abortJob(const std::string& message) override {

@@ -54,8 +54,7 @@ void runTcpJob(int ranks, const std::function<void(TcpTransport&, World&)>& rank
 }
 
 void waitFor(Transport& transport, std::size_t requests) {
-  const auto deadline = Clock::now() + kPatience;
-  for (std::size_t finished = 0; finished < requests;) finished += transport.waitSome(deadline).size();
+  for (std::size_t finished = 0; finished < requests;) finished += waitSomeWithin(transport, kPatience).size();
 }
 
 // Every rank count, with every message eager, with the default limit, and with every message waiting for
@@ -149,7 +148,7 @@ TEST(TcpTransport, AMessageAboveTheEagerLimitGoesOnlyOnceItsReceiveIsPosted) {
     if (world.rank() == 0) {
       transport.postSend(1, 0, data.data(), kBytes);
       try {
-        transport.waitSome(Clock::now() + std::chrono::milliseconds(300));
+        waitSomeWithin(transport, std::chrono::milliseconds(300));
         ADD_FAILURE() << "a send above the eager limit finished before its receive was posted";
       } catch (const TransportError& error) {
         EXPECT_EQ(std::string(error.what()), "1 message still waits for its peer: sends to rank 1");
@@ -194,7 +193,7 @@ TEST(TcpTransport, AWaitForASilentPeerEndsAtItsDeadlineNamingThePeer) {
       transport.postReceive(2, 0, &value, sizeof value);
       const auto started = Clock::now();
       try {
-        transport.waitSome(started + std::chrono::milliseconds(300));
+        waitSomeWithin(transport, std::chrono::milliseconds(300));
         ADD_FAILURE() << "a wait for a message never sent returned";
       } catch (const TransportError& error) {
         EXPECT_GE(Clock::now() - started, std::chrono::milliseconds(300));
