@@ -51,6 +51,9 @@ struct AlgorithmDefinition {
   // The exact time of the generated schedule under `model` (whose levels are costLevels(...)), with every
   // message charged α + bytes·β, every reduction bytes·γ, and no contention; see algorithms/README.md.
   double (*closedFormSeconds)(const CollectiveSpec& spec, const AlgorithmOptions& options, const CostModel& model);
+  // The schedule's translation period for `spec` (Schedule::translationPeriod), or 0 where it claims none.
+  // Null: none at any size.
+  int (*translationPeriod)(const CollectiveSpec& spec, const AlgorithmOptions& options) = nullptr;
 
   std::string description(const AlgorithmOptions& options) const {
     return describe ? describe(options) : std::string(name);

@@ -72,11 +72,13 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
                                                                                    static_cast<double>(*options.chunkBytes))) +
                                              " steps per program; at most " + std::to_string(kMaxStepsPerProgram));
   const AlgorithmDefinition* definition = &algorithm;
-  return Schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
+  Schedule schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
     ProgramBuilder builder(rank, spec.elements);
     definition->append(builder, Group::all(spec.ranks), spec.buffer(), options, spec.elementBytes);
     return std::move(builder).finish();
   });
+  if (algorithm.translationPeriod) schedule.claimTranslationPeriod(algorithm.translationPeriod(spec, options));
+  return schedule;
 }
 
 CostModel costModelFor(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options,

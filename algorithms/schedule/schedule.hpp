@@ -32,6 +32,13 @@ class Schedule {
   const std::string& description() const { return description_; }
   Program program(Rank rank) const { return factory_(rank); }
 
+  // T > 0 where the schedule claims that rank (r + T) mod P runs rank r's program moved by T ranks: the same
+  // steps in the same order, of the same kinds, sizes, channels and dependencies, each peer p moved to
+  // (p + T) mod P (offsets may differ). T divides P. 0: no such claim. The step engine simulates ranks
+  // that do the same thing once (sim/step_symmetry.hpp); tests check every claim against the programs.
+  int translationPeriod() const { return translationPeriod_; }
+  void claimTranslationPeriod(int period) { translationPeriod_ = period; }
+
   // Every rank's program at once, for analyses that need them together (verification, the schedule walk).
   std::vector<Program> allPrograms() const {
     std::vector<Program> programs;
@@ -44,6 +51,7 @@ class Schedule {
   CollectiveSpec spec_;
   std::string description_;
   ProgramFactory factory_;
+  int translationPeriod_ = 0;
 };
 
 }  // namespace ddl
