@@ -16,6 +16,7 @@
 #include "sim/simulate_on.hpp"
 #include "sim/human_units.hpp"
 #include "sim/simulation_memory.hpp"
+#include "sim/step_collective.hpp"
 #include "sim/topology_flags.hpp"
 #include "common/cli_checks.hpp"
 
@@ -91,7 +92,8 @@ int run(Arguments& args) {
     const Schedule schedule =
         file ? *file : args.algorithm.schedule({kind, args.gpus, sizes[s] / args.elementBytes, args.elementBytes}, "--gpus");
     requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
-                            "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs");
+                            "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
+                            engine == SimulationEngine::Step ? step::simulatedRanks(schedule, cluster) : schedule.ranks());
   }
 
   CollectiveSweep sweep;

@@ -9,11 +9,11 @@
 namespace ddl {
 namespace {
 
-double heldSteps(const Schedule& schedule) {
+double heldSteps(const Schedule& schedule, int heldRanks) {
   const int ranks = schedule.ranks();
   std::int64_t steps = 0;
   for (Rank rank : {0, ranks / 2, ranks - 1}) steps = std::max<std::int64_t>(steps, schedule.program(rank).size());
-  return static_cast<double>(steps) * ranks;
+  return static_cast<double>(steps) * heldRanks;
 }
 
 // The most memory mappings one process may have (vm.max_map_count; Linux's default where unreadable).
@@ -30,13 +30,14 @@ int netpointsOf(const Cluster& cluster) {
   return cluster.hosts() + (cluster.topology().node.sharedMemory ? cluster.nodes() : 0);
 }
 
-double estimatedSimulationBytes(const Schedule& schedule, int netpoints) {
-  return kSimulationBaseBytes + kSimulationBytesPerRank * schedule.ranks() + kSimulationBytesPerStep * heldSteps(schedule) +
+double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks) {
+  return kSimulationBaseBytes + kSimulationBytesPerRank * schedule.ranks() + kSimulationBytesPerStep * heldSteps(schedule, heldRanks) +
          kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
 }
 
-void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what) {
-  const double bytes = estimatedSimulationBytes(schedule, netpoints);
+void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
+                             int heldRanks) {
+  const double bytes = estimatedSimulationBytes(schedule, netpoints, heldRanks);
   requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.ranks());
   // A margin for SimGrid's and the libraries' own mappings.
   const long mappings = static_cast<long>(kMappingsPerActor) * schedule.ranks() + 1000;
@@ -47,7 +48,7 @@ void requireSimulationMemory(const Schedule& schedule, int netpoints, const std:
 }
 
 void requireScheduleMemory(const Schedule& schedule, const std::string& field, const std::string& what) {
-  requireMemory(kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule), field, what);
+  requireMemory(kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, schedule.ranks()), field, what);
 }
 
 }  // namespace ddl

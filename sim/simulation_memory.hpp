@@ -29,14 +29,22 @@ constexpr int kMappingsPerActor = 2;
 // share memory (SimulatedPlatform::connectReductions).
 int netpointsOf(const Cluster& cluster);
 
-// Every rank's program of `schedule` held at once, on a platform of `netpoints` SimGrid hosts (the ranks,
-// and the memory sinks of nodes whose GPUs share memory). Steps are counted on a few ranks (the first, the
-// middle, the last) and the most of them taken for every rank.
-double estimatedSimulationBytes(const Schedule& schedule, int netpoints);
+// The programs of `heldRanks` ranks of `schedule` held at once (every rank's, or, where the step engine
+// simulates ranks that do the same thing once, one period's: sim/step_symmetry.hpp), on a platform of
+// `netpoints` SimGrid hosts (the ranks, and the memory sinks of nodes whose GPUs share memory). Steps are
+// counted on a few ranks (the first, the middle, the last) and the most of them taken for every held rank.
+double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks);
+inline double estimatedSimulationBytes(const Schedule& schedule, int netpoints) {
+  return estimatedSimulationBytes(schedule, netpoints, schedule.ranks());
+}
 
 // InvalidArgument(field, "<what> needs about ...") if the simulation would not fit this machine's free
 // memory, this process's address space (ulimit -v, actor stacks included) or vm.max_map_count.
-void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what);
+void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
+                             int heldRanks);
+inline void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what) {
+  requireSimulationMemory(schedule, netpoints, field, what, schedule.ranks());
+}
 
 // The same for holding the schedule's programs only, without simulating them (ddlsim schedule).
 void requireScheduleMemory(const Schedule& schedule, const std::string& field, const std::string& what);

@@ -42,15 +42,26 @@ class BackToBackRuns final : public ProgramRuns::Owner {
 
 }  // namespace
 
-CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDescription& platform, int runs) {
+CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDescription& platform, int runs,
+                                    RankSymmetryUse symmetry) {
   if (runs < 1) throw std::invalid_argument("runs must be at least 1");
-  StepPlatform stepPlatform(platform);
-  const std::vector<Program> programs = schedule.allPrograms();
+  StepPlatform stepPlatform(platform, symmetry == RankSymmetryUse::Exploit ? findRankSymmetry(schedule, platform) : std::nullopt);
+  std::vector<Program> programs;
+  programs.reserve(static_cast<std::size_t>(stepPlatform.simulatedRanks()));
+  for (Rank r = 0; r < stepPlatform.simulatedRanks(); ++r) programs.push_back(schedule.program(r));
   BackToBackRuns ranks(programs, stepPlatform, schedule.spec().elementBytes, runs);
   ranks.start();
   stepPlatform.simulation().run();
   throwIfStuck(ranks.unfinished());
-  return {*std::max_element(ranks.end().begin(), ranks.end().end()) / runs, schedule.spec().bytes(), ranks.end()};
+  // Every rank ends when the rank that stands for it does.
+  std::vector<double> end(static_cast<std::size_t>(schedule.ranks()));
+  for (Rank r = 0; r < schedule.ranks(); ++r) end[static_cast<std::size_t>(r)] = ranks.end()[static_cast<std::size_t>(stepPlatform.representative(r))];
+  return {*std::max_element(end.begin(), end.end()) / runs, schedule.spec().bytes(), end};
+}
+
+int simulatedRanks(const Schedule& schedule, const PlatformDescription& platform) {
+  const std::optional<RankSymmetry> symmetry = findRankSymmetry(schedule, platform);
+  return symmetry ? symmetry->period : schedule.ranks();
 }
 
 }  // namespace ddl::step

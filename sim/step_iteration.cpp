@@ -20,7 +20,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   Iterations(const IterationPlan& plan, const std::vector<Schedule>& schedules, const IterationEffects& effects,
              StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
       : plan_(plan), schedules_(schedules), effects_(effects), platform_(platform), simulation_(platform.simulation()),
-        gpus_(platform.ranks()), iterations_(effects.iterationsFor(gpus_)), buckets_(plan.buckets().size()),
+        gpus_(platform.ranks()), simulated_(platform.simulatedRanks()), iterations_(effects.iterationsFor(gpus_)), buckets_(plan.buckets().size()),
         phases_(plan.computePhases()), allreduceOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0),
         timeline_(timeline), group_(group), ranks_(static_cast<std::size_t>(gpus_)),
         runs_(platform, plan.workload().elementBytes, *this) {
@@ -35,14 +35,17 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   }
 
   void start() {
-    for (Rank rank = 0; rank < gpus_; ++rank) startIteration(rank);
+    for (Rank rank = 0; rank < simulated_; ++rank) startIteration(rank);
   }
 
   IterationSimulation result() {
     std::vector<Rank> waiting;
-    for (Rank rank = 0; rank < gpus_; ++rank)
+    for (Rank rank = 0; rank < simulated_; ++rank)
       if (!ranks_[static_cast<std::size_t>(rank)].finished) waiting.push_back(rank);
     throwIfStuck(waiting);
+    // Every rank ends when the rank that stands for it does.
+    for (Rank rank = simulated_; rank < gpus_; ++rank)
+      record_.end[static_cast<std::size_t>(rank)] = record_.end[static_cast<std::size_t>(platform_.representative(rank))];
     if (timeline_) timeline_->spans.insert(timeline_->spans.end(), spans_.begin(), spans_.end());
     return summarizeIterations(record_, plan_, gpus_);
   }
@@ -222,6 +225,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   StepPlatform& platform_;
   FluidSimulation& simulation_;
   const int gpus_;
+  const int simulated_;  // ranks 0 .. simulated_-1, each standing for the ranks congruent to it
   const int iterations_;
   const std::size_t buckets_;
   const std::vector<double> phases_;
@@ -234,14 +238,30 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   std::vector<TimelineSpan> spans_;
 };
 
+// Whether every rank computes as the rank standing for it does: a GPU's static factor or jitter drawn per
+// rank makes them differ.
+bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry& symmetry) {
+  const int iterations = effects.iterationsFor(gpus);
+  for (Rank rank = symmetry.period; rank < gpus; ++rank) {
+    const Rank standing = symmetry.representative(rank);
+    if (effects.gpuTimeFactor(gpus, rank) != effects.gpuTimeFactor(gpus, standing)) return false;
+    for (int i = 0; i < iterations; ++i)
+      if (effects.computeFactor(gpus, i, rank) != effects.computeFactor(gpus, i, standing)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects,
-                                      IterationTimeline* timeline, const std::string& group) {
+                                      IterationTimeline* timeline, const std::string& group, RankSymmetryUse use) {
   const int gpus = platform.hosts();
   const std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
-  StepPlatform stepPlatform(platform);
+  std::optional<RankSymmetry> symmetry;
+  if (use == RankSymmetryUse::Exploit && !timeline) symmetry = findRankSymmetry(schedules, platform);
+  if (symmetry && !computesAlike(effects, gpus, *symmetry)) symmetry.reset();
+  StepPlatform stepPlatform(platform, std::move(symmetry));
   Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
   iterations.start();
   stepPlatform.simulation().run();

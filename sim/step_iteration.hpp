@@ -5,13 +5,19 @@
 // a bucket's allreduce once it is full (and Horovod's tick has come, and the per-allreduce overhead is
 // slept), the optimizer after the last, and, while a rank's collective runs, an execution of priority s
 // on the same core, so that compute beside communication runs 1/(1+s) as fast.
+//
+// Ranks that do the same thing are simulated once (sim/step_symmetry.hpp) where every bucket's schedule
+// claims a translation the platform keeps, every rank computes alike (no effect drawn per rank), and no
+// timeline is asked for (it would hold the simulated ranks' spans only).
 
 #include "sim/iteration_simulation.hpp"
+#include "sim/step_collective.hpp"
 
 namespace ddl::step {
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects = {},
-                                      IterationTimeline* timeline = nullptr, const std::string& group = "");
+                                      IterationTimeline* timeline = nullptr, const std::string& group = "",
+                                      RankSymmetryUse symmetry = RankSymmetryUse::Exploit);
 
 }  // namespace ddl::step

@@ -1,10 +1,13 @@
 #include "sim/step_platform.hpp"
 
+#include <stdexcept>
+
 #include "sim/platform_constants.hpp"
 
 namespace ddl::step {
 
-StepPlatform::StepPlatform(const PlatformDescription& description) : description_(description) {
+StepPlatform::StepPlatform(const PlatformDescription& description, std::optional<RankSymmetry> symmetry)
+    : description_(description), symmetry_(std::move(symmetry)) {
   hosts_.reserve(static_cast<std::size_t>(description.hosts()));
   for (Rank rank = 0; rank < description.hosts(); ++rank) hosts_.push_back(simulation_.addResource(kCoresPerGpu));
   computeHosts_.assign(static_cast<std::size_t>(description.hosts()), -1);
@@ -13,11 +16,18 @@ StepPlatform::StepPlatform(const PlatformDescription& description) : description
   reductionBytesPerByte_.assign(static_cast<std::size_t>(description.hosts()), 0);
 }
 
-FluidSimulation::ResourceId StepPlatform::resourceFor(LinkId link, bool up, const PlatformLink& spec) {
-  const bool oneWay = spec.sharing == LinkSharing::PerDirection;
-  const auto key = std::pair{link, oneWay ? up : true};
+FluidSimulation::ResourceId StepPlatform::resourceFor(const RouteHop& hop, const PlatformLink& spec) {
+  LinkResourceKey key = linkResourceKey(hop, spec);
+  double share = 1;
+  if (symmetry_) {
+    const auto orbit = symmetry_->orbits.find(key);
+    if (orbit == symmetry_->orbits.end())
+      throw std::logic_error("link " + spec.name + " is crossed by a message the rank symmetry never saw");
+    key = orbit->second.representative;
+    share = orbit->second.capacityShare;
+  }
   auto [it, added] = links_.try_emplace(key, -1);
-  if (added) it->second = simulation_.addResource(simulatedBandwidth(spec.bandwidthBps));
+  if (added) it->second = simulation_.addResource(simulatedBandwidth(spec.bandwidthBps) * share);
   return it->second;
 }
 
@@ -28,7 +38,7 @@ StepRoute StepPlatform::routeOf(const std::vector<RouteHop>& hops) {
     const double bandwidth = simulatedBandwidth(spec.bandwidthBps);
     route.latency += spec.latencySeconds;
     if (route.bound < 0 || bandwidth < route.bound) route.bound = bandwidth;
-    if (spec.sharing != LinkSharing::None) route.resources.push_back(resourceFor(hop.link, hop.up, spec));
+    if (spec.sharing != LinkSharing::None) route.resources.push_back(resourceFor(hop, spec));
   }
   route.weight = route.latency > 0 ? 1 / route.latency : 1;
   return route;

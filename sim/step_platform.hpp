@@ -10,7 +10,9 @@
 // - each rank's host has kCoresPerGpu cores of one second of work per second each, on which reductions run;
 //   its compute host, created on demand, has one;
 // - where carrying a message takes work on the machine every rank computes on, each message between nodes
-//   runs that work beside it (sim/network_work.hpp).
+//   runs that work beside it (sim/network_work.hpp);
+// - given a RankSymmetry (sim/step_symmetry.hpp), ranks 0 .. period-1 are simulated, each standing for the
+//   ranks congruent to it, and a link for its orbit, with its share of the capacity.
 
 #include <map>
 #include <optional>
@@ -20,6 +22,7 @@
 #include "algorithms/schedule/step.hpp"
 #include "sim/fluid/fluid_simulation.hpp"
 #include "sim/network_work.hpp"
+#include "sim/step_symmetry.hpp"
 #include "topologies/platform_description.hpp"
 
 namespace ddl::step {
@@ -36,11 +39,14 @@ struct StepRoute {
 
 class StepPlatform {
  public:
-  explicit StepPlatform(const PlatformDescription& description);
+  explicit StepPlatform(const PlatformDescription& description, std::optional<RankSymmetry> symmetry = std::nullopt);
 
   FluidSimulation& simulation() { return simulation_; }
   const PlatformDescription& description() const { return description_; }
   int ranks() const { return description_.hosts(); }
+  // The ranks simulated, 0 .. simulatedRanks()-1, and the one that stands for `rank`.
+  int simulatedRanks() const { return symmetry_ ? symmetry_->period : ranks(); }
+  Rank representative(Rank rank) const { return symmetry_ ? symmetry_->representative(rank) : rank; }
 
   // The route of messages from `from` to `to`, built on first use.
   const StepRoute& route(Rank from, Rank to);
@@ -53,14 +59,15 @@ class StepPlatform {
 
  private:
   StepRoute routeOf(const std::vector<RouteHop>& hops);
-  FluidSimulation::ResourceId resourceFor(LinkId link, bool up, const PlatformLink& spec);
+  FluidSimulation::ResourceId resourceFor(const RouteHop& hop, const PlatformLink& spec);
 
   const PlatformDescription& description_;
+  std::optional<RankSymmetry> symmetry_;
   FluidSimulation simulation_;
   std::vector<FluidSimulation::ResourceId> hosts_;
   std::vector<FluidSimulation::ResourceId> computeHosts_;
   std::unordered_map<std::uint64_t, StepRoute> routes_;
-  std::map<std::pair<LinkId, bool>, FluidSimulation::ResourceId> links_;
+  std::map<LinkResourceKey, FluidSimulation::ResourceId> links_;
   std::vector<bool> reductionLooked_;
   std::vector<std::optional<StepRoute>> reductionRoutes_;
   std::vector<double> reductionBytesPerByte_;

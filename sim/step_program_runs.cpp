@@ -23,7 +23,9 @@ ProgramRuns::ProgramRuns(StepPlatform& platform, int elementBytes, Owner& owner)
       executions_(static_cast<std::size_t>(platform.ranks())), streamMailboxes_(static_cast<std::size_t>(platform.ranks())) {}
 
 ProgramRuns::Mailbox& ProgramRuns::mailboxFor(Rank from, Rank to, Channel channel) {
-  Mailbox& mailbox = mailboxes_[mailboxKey(from, to, channel)];  // unordered_map: the reference stays valid
+  // Keyed by the simulated ranks that stand for the two (themselves, without a RankSymmetry); the route is
+  // the two ranks' own. An unordered_map: the reference stays valid.
+  Mailbox& mailbox = mailboxes_[mailboxKey(platform_.representative(from), platform_.representative(to), channel)];
   if (!mailbox.route) mailbox.route = &platform_.route(from, to);
   return mailbox;
 }

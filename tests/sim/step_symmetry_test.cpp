@@ -1,0 +1,144 @@
+// Ranks that do the same thing are simulated once (sim/step_symmetry.hpp): the step engine finds the
+// smallest translation of the ranks that maps a schedule and its platform onto themselves, simulates one
+// period of ranks, and gives every rank the time of the rank that stands for it. Specified here: which
+// translations it finds, that a link every translate crosses gives each its share, that nothing is claimed
+// where the schedule or the platform breaks the symmetry, and that the answer is the whole job's.
+
+#include <gtest/gtest.h>
+
+#include "algorithms/collectives/definitions.hpp"
+#include "algorithms/collectives/registry.hpp"
+#include "sim/step_collective.hpp"
+#include "sim/step_iteration.hpp"
+#include "sim/step_symmetry.hpp"
+#include "tests/sim/engine_agreement.hpp"
+#include "topologies/cluster.hpp"
+#include "topologies/topology.hpp"
+
+namespace ddl::testing {
+namespace {
+
+using step::findRankSymmetry;
+using step::RankSymmetryUse;
+
+Schedule ringOf(int ranks, Elements elements) {
+  return makeSchedule(kRingAllreduce, {CollectiveKind::Allreduce, ranks, elements, 4}, {});
+}
+
+Topology topologyNamed(const std::string& name) {
+  return loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/" + name + ".json");
+}
+
+Cluster clusterOf(const std::string& topology, int gpus) { return Cluster(topologyNamed(topology), gpus, Placement::Packed); }
+
+// Every rank sends through its own port onto one bus all of them share (both directions alike), and on
+// through the receiver's port: a ring of it is the same for every rank, and every message crosses the bus.
+class RanksOnOneBus final : public PlatformDescription {
+ public:
+  RanksOnOneBus(int ranks, double busBps) : ranks_(ranks), busBps_(busBps) {}
+  int hosts() const override { return ranks_; }
+  std::string hostName(Rank rank) const override { return "rank" + std::to_string(rank); }
+  PlatformLink link(LinkId id) const override {
+    if (id == kBus) return {"bus", busBps_, 1e-6, LinkSharing::BothDirections};
+    return {"port" + std::to_string(id), 10e9, 1e-6, LinkSharing::PerDirection};
+  }
+  std::vector<RouteHop> route(Rank from, Rank to) const override { return {{from, true}, {kBus, true}, {to, false}}; }
+  double reduceSecondsPerByte(Rank) const override { return 1e-11; }
+
+ private:
+  static constexpr LinkId kBus = -1;
+  int ranks_;
+  double busBps_;
+};
+
+void expectTheSameAsEveryRank(const Schedule& schedule, const PlatformDescription& platform, const std::string& what) {
+  const CollectiveTiming once = step::simulateCollective(schedule, platform, 1, RankSymmetryUse::Exploit);
+  const CollectiveTiming every = step::simulateCollective(schedule, platform, 1, RankSymmetryUse::Ignore);
+  EXPECT_NEAR(once.seconds, every.seconds, 1e-9 * every.seconds) << what;
+  ASSERT_EQ(once.rankSeconds.size(), every.rankSeconds.size()) << what;
+  for (std::size_t r = 0; r < every.rankSeconds.size(); ++r)
+    EXPECT_NEAR(once.rankSeconds[r], every.rankSeconds[r], 1e-9 * every.seconds) << what << ", rank " << r;
+}
+
+TEST(RankSymmetry, OnDgxH100ARingRepeatsEveryNodeWithinALeafAndEveryLeafBeyond) {
+  // 16 nodes of 8 GPUs per leaf: within one leaf every node's ring hop out is alike; across leaves the
+  // hop out of a leaf's last node crosses the uplinks, so only a whole leaf repeats.
+  const auto within = findRankSymmetry(ringOf(64, 64 * 1024), clusterOf("dgx-h100-ndr", 64));
+  ASSERT_TRUE(within);
+  EXPECT_EQ(within->period, 8);
+  EXPECT_EQ(within->copies, 8);
+  const auto across = findRankSymmetry(ringOf(512, 512 * 16), clusterOf("dgx-h100-ndr", 512));
+  ASSERT_TRUE(across);
+  EXPECT_EQ(across->period, 128);
+  EXPECT_EQ(across->copies, 4);
+}
+
+TEST(RankSymmetry, ALinkEveryTranslateCrossesGivesEachItsShare) {
+  const RanksOnOneBus platform(8, 40e9);
+  const auto symmetry = findRankSymmetry(ringOf(8, 8 * 1024), platform);
+  ASSERT_TRUE(symmetry);
+  EXPECT_EQ(symmetry->period, 1);
+  const RouteHop bus{-1, true};
+  EXPECT_DOUBLE_EQ(symmetry->orbits.at(step::linkResourceKey(bus, platform.link(-1))).capacityShare, 1.0 / 8);
+  const RouteHop port{3, true};
+  EXPECT_DOUBLE_EQ(symmetry->orbits.at(step::linkResourceKey(port, platform.link(3))).capacityShare, 1.0);
+  // Eight messages at once on a 40 GB/s bus: 5 GB/s each, below the ports' 10 GB/s.
+  expectTheSameAsEveryRank(ringOf(8, 8 * 1024 * 1024), platform, "the bus");
+}
+
+TEST(RankSymmetry, NothingIsClaimedWhereTheScheduleOrThePlatformBreaksIt) {
+  // Chunks of two sizes: the ring claims nothing.
+  EXPECT_FALSE(findRankSymmetry(ringOf(64, 64 * 1024 + 1), clusterOf("dgx-h100-ndr", 64)));
+  // A schedule of given programs claims nothing, however regular.
+  const Schedule ring = ringOf(8, 64);
+  EXPECT_FALSE(findRankSymmetry(Schedule::fromPrograms(ring.spec(), "ring", ring.allPrograms()), RanksOnOneBus(8, 40e9)));
+  // 12 GPUs of 8-GPU nodes: a full node and half of one, alike under no translation short of all 12.
+  EXPECT_FALSE(findRankSymmetry(ringOf(12, 12 * 64), clusterOf("dgx-h100-ndr", 12)));
+}
+
+TEST(RankSymmetry, TheAnswerIsTheWholeJobsOnEveryShippedTopology) {
+  for (const std::string& topology : shippedTopologies()) {
+    for (int gpus : {16, 64}) {
+      if (topologyNamed(topology).nicsUsed == 0 && gpus > topologyNamed(topology).node.gpus) continue;  // one node only
+      const Cluster cluster = clusterOf(topology, gpus);
+      for (Elements elements : {Elements{gpus}, Elements{gpus} * 64 * 1024})
+        expectTheSameAsEveryRank(ringOf(gpus, elements), cluster,
+                                 topology + ", " + std::to_string(gpus) + " GPUs, " + std::to_string(elements) + " elements");
+    }
+  }
+}
+
+TEST(RankSymmetry, AcrossLeavesTheAnswerIsTheWholeJobs) {
+  // 256 DGX H100 GPUs: two leaves, each standing for the other.
+  const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
+  ASSERT_EQ(findRankSymmetry(ringOf(256, 256 * 4096), cluster)->period, 128);
+  expectTheSameAsEveryRank(ringOf(256, 256 * 4096), cluster, "dgx-h100-ndr, 256 GPUs");
+}
+
+TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
+  // Eight layers of 64 Ki elements, a bucket each: every bucket's ring has chunks of one size at 256 GPUs.
+  TrainingWorkload workload;
+  workload.model = "test";
+  workload.forwardSeconds = 0.002;
+  workload.optimizerSeconds = 0.0005;
+  for (int i = 0; i < 8; ++i) workload.gradients.push_back({"layer" + std::to_string(i), 64 * 1024, 0.0004});
+  const IterationPlan plan(workload, 256 * 1024);
+  const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
+  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
+  const std::vector<Schedule> buckets = bucketSchedules(plan, ring, 256);
+  ASSERT_EQ(buckets.size(), 8u);
+  ASSERT_EQ(findRankSymmetry(buckets, cluster)->period, 128);
+  IterationEffects overlap;
+  overlap.overlapSlowdown = 0.3;  // alike on every rank: the symmetry holds
+  for (const IterationEffects& effects : {IterationEffects{}, overlap}) {
+    const IterationSimulation once = step::simulateIteration(plan, ring, cluster, effects, nullptr, "", RankSymmetryUse::Exploit);
+    const IterationSimulation every = step::simulateIteration(plan, ring, cluster, effects, nullptr, "", RankSymmetryUse::Ignore);
+    EXPECT_NEAR(once.iterationSeconds, every.iterationSeconds, 1e-9 * every.iterationSeconds);
+    ASSERT_EQ(once.allreduces.size(), every.allreduces.size());
+    for (std::size_t b = 0; b < every.allreduces.size(); ++b)
+      EXPECT_NEAR(once.allreduces[b].seconds, every.allreduces[b].seconds, 1e-9 * every.allreduces[b].seconds) << "bucket " << b;
+  }
+}
+
+}  // namespace
+}  // namespace ddl::testing
