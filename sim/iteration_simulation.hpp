@@ -26,6 +26,9 @@ struct IterationSimulation {
   int iterations = 1;
   // Per bucket: from the first GPU starting its allreduce to the last one finishing it, the mean over iterations.
   std::vector<CollectiveMeasurement> allreduces;
+  // The step engine with BucketEvening::Allow: the largest relative change of a bucket's elements where it
+  // evened buckets to simulate ranks that do the same thing once (sim/step_iteration.hpp); 0: none evened.
+  double evenedBucketChange = 0;
 };
 
 // Work no collective outlasts: the contention of a collective (the overlap slowdown) is cancelled when it ends.

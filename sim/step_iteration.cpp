@@ -1,9 +1,12 @@
 #include "sim/step_iteration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 
+#include "algorithms/collectives/registry.hpp"
 #include "sim/step_program_runs.hpp"
 #include "sim/stuck_ranks.hpp"
 
@@ -251,21 +254,58 @@ bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry
   return true;
 }
 
+// Bucket schedules with every one that claims no translation rebuilt on the nearest multiple of `gpus`
+// elements; `change` gets the largest relative change. Nullopt if such a bucket has fewer elements than
+// GPUs: its blocks of none and one element are messages and no messages, which evening would not keep.
+std::optional<std::vector<Schedule>> evenedBuckets(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus,
+                                                   std::vector<Schedule> schedules, double& change) {
+  change = 0;
+  for (std::size_t b = 0; b < schedules.size(); ++b) {
+    if (schedules[b].translationPeriod() > 0) continue;
+    const Elements elements = plan.buckets()[b].elements.count;
+    if (elements < gpus) return std::nullopt;
+    const Elements evened = (elements + gpus / 2) / gpus * gpus;
+    if (evened == elements) continue;
+    schedules[b] = makeSchedule(*algorithms[b].algorithm, {CollectiveKind::Allreduce, gpus, evened, plan.workload().elementBytes},
+                                algorithms[b].options);
+    change = std::max(change, std::abs(static_cast<double>(evened - elements)) / static_cast<double>(elements));
+  }
+  return schedules;
+}
+
 }  // namespace
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects,
-                                      IterationTimeline* timeline, const std::string& group, RankSymmetryUse use) {
+                                      IterationTimeline* timeline, const std::string& group, RankSymmetryUse use,
+                                      BucketEvening evening) {
   const int gpus = platform.hosts();
-  const std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
+  std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
   std::optional<RankSymmetry> symmetry;
-  if (use == RankSymmetryUse::Exploit && !timeline) symmetry = findRankSymmetry(schedules, platform);
-  if (symmetry && !computesAlike(effects, gpus, *symmetry)) symmetry.reset();
+  double evenedChange = 0;
+  if (use == RankSymmetryUse::Exploit && !timeline) {
+    symmetry = findRankSymmetry(schedules, platform);
+    if (!symmetry && evening == BucketEvening::Allow) {
+      double change = 0;
+      std::optional<std::vector<Schedule>> evened = evenedBuckets(plan, algorithms, gpus, schedules, change);
+      if (evened && (symmetry = findRankSymmetry(*evened, platform))) {
+        schedules = std::move(*evened);
+        evenedChange = change;
+      }
+    }
+  }
+  if (symmetry && !computesAlike(effects, gpus, *symmetry)) {
+    symmetry.reset();
+    schedules = bucketSchedules(plan, algorithms, gpus);
+    evenedChange = 0;
+  }
   StepPlatform stepPlatform(platform, std::move(symmetry));
   Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
   iterations.start();
   stepPlatform.simulation().run();
-  return iterations.result();
+  IterationSimulation result = iterations.result();
+  result.evenedBucketChange = evenedChange;
+  return result;
 }
 
 }  // namespace ddl::step

@@ -9,15 +9,25 @@
 // Ranks that do the same thing are simulated once (sim/step_symmetry.hpp) where every bucket's schedule
 // claims a translation the platform keeps, every rank computes alike (no effect drawn per rank), and no
 // timeline is asked for (it would hold the simulated ranks' spans only).
+//
+// A ring whose ranks do not divide a bucket has blocks of two sizes and claims none: 16,384 ranks of it
+// are 32,766 steps each, all held at once (about 174 GB). With BucketEvening::Allow, where no translation
+// holds as given, each bucket whose schedule claims none is simulated with its elements rounded to the
+// nearest multiple of the GPUs, if that makes one hold and every such bucket has an element per GPU: every
+// message then differs from its own by at most one element, and the result says by how much the buckets
+// changed (evenedBucketChange).
 
 #include "sim/iteration_simulation.hpp"
 #include "sim/step_collective.hpp"
 
 namespace ddl::step {
 
+enum class BucketEvening { Forbid, Allow };
+
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects = {},
                                       IterationTimeline* timeline = nullptr, const std::string& group = "",
-                                      RankSymmetryUse symmetry = RankSymmetryUse::Exploit);
+                                      RankSymmetryUse symmetry = RankSymmetryUse::Exploit,
+                                      BucketEvening evening = BucketEvening::Forbid);
 
 }  // namespace ddl::step

@@ -115,14 +115,19 @@ TEST(RankSymmetry, AcrossLeavesTheAnswerIsTheWholeJobs) {
   expectTheSameAsEveryRank(ringOf(256, 256 * 4096), cluster, "dgx-h100-ndr, 256 GPUs");
 }
 
-TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
-  // Eight layers of 64 Ki elements, a bucket each: every bucket's ring has chunks of one size at 256 GPUs.
+// Eight layers of `elements` each, a bucket each.
+TrainingWorkload eightLayersOf(Elements elements) {
   TrainingWorkload workload;
   workload.model = "test";
   workload.forwardSeconds = 0.002;
   workload.optimizerSeconds = 0.0005;
-  for (int i = 0; i < 8; ++i) workload.gradients.push_back({"layer" + std::to_string(i), 64 * 1024, 0.0004});
-  const IterationPlan plan(workload, 256 * 1024);
+  for (int i = 0; i < 8; ++i) workload.gradients.push_back({"layer" + std::to_string(i), elements, 0.0004});
+  return workload;
+}
+
+TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
+  // Layers of 64 Ki elements: every bucket's ring has chunks of one size at 256 GPUs.
+  const IterationPlan plan(eightLayersOf(64 * 1024), 256 * 1024);
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
   const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
   const std::vector<Schedule> buckets = bucketSchedules(plan, ring, 256);
@@ -138,6 +143,34 @@ TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
     for (std::size_t b = 0; b < every.allreduces.size(); ++b)
       EXPECT_NEAR(once.allreduces[b].seconds, every.allreduces[b].seconds, 1e-9 * every.allreduces[b].seconds) << "bucket " << b;
   }
+}
+
+TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnElementPerMessage) {
+  // Layers of 64 Ki + 100 elements: blocks of 256 and 257 elements at 256 GPUs, no translation as given.
+  const IterationPlan plan(eightLayersOf(64 * 1024 + 100), 256 * 1024);
+  const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
+  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
+  const IterationSimulation exact = step::simulateIteration(plan, ring, cluster);
+  EXPECT_EQ(exact.evenedBucketChange, 0);
+  const IterationSimulation evened =
+      step::simulateIteration(plan, ring, cluster, {}, nullptr, "", RankSymmetryUse::Exploit, step::BucketEvening::Allow);
+  // Rounded to 64 Ki: 100 elements fewer.
+  EXPECT_DOUBLE_EQ(evened.evenedBucketChange, 100.0 / (64 * 1024 + 100));
+  // Every message within one element (4 bytes of about 1 KiB) of its own: the iteration within 0.4% of it,
+  // and here, latency-bound, far closer.
+  EXPECT_NEAR(evened.iterationSeconds, exact.iterationSeconds, 1e-3 * exact.iterationSeconds);
+  EXPECT_NE(evened.iterationSeconds, exact.iterationSeconds);
+  for (std::size_t b = 0; b < exact.allreduces.size(); ++b)
+    EXPECT_NEAR(evened.allreduces[b].seconds, exact.allreduces[b].seconds, 4e-3 * exact.allreduces[b].seconds) << "bucket " << b;
+}
+
+TEST(RankSymmetry, ABucketOfFewerElementsThanGpusIsNeverEvened) {
+  // Blocks of one element and of none: a message and no message, which no evening keeps.
+  const IterationPlan plan(eightLayersOf(200), 200 * 4);  // a bucket per layer
+  const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
+  const IterationSimulation simulated = step::simulateIteration(plan, sameForEveryBucket(plan, kRingAllreduce, {}), cluster, {},
+                                                                nullptr, "", RankSymmetryUse::Exploit, step::BucketEvening::Allow);
+  EXPECT_EQ(simulated.evenedBucketChange, 0);
 }
 
 }  // namespace
