@@ -196,7 +196,8 @@ int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
   const Scenario scenario = loadScenario(args.scenario);
-  const double bytesPerSimulation = requireScenarioMemory(scenario, args.computeScale);
+  const double bytesPerSimulation =
+      requireScenarioMemory(scenario, args.computeScale, engine == SimulationEngine::Step && args.trace.empty());
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
   if (jobs < args.jobs)
     std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,

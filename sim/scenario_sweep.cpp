@@ -20,7 +20,7 @@
 
 namespace ddl {
 
-double requireScenarioMemory(const Scenario& scenario, double computeScale) {
+double requireScenarioMemory(const Scenario& scenario, double computeScale, bool oneOfEachKind) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   double most = 0;
@@ -34,12 +34,16 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale) {
           const Schedule schedule = makeSchedule(
               *algorithms[b].algorithm,
               {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes}, algorithms[b].options);
-          const int netpoints = netpointsOf(Cluster(scenario.topology, gpus, scenario.placement));
-          most = std::max(most, estimatedSimulationBytes(schedule, netpoints));
+          const Cluster cluster(scenario.topology, gpus, scenario.placement);
+          const int netpoints = netpointsOf(cluster);
+          const int held = oneOfEachKind ? step::simulatedRanks(plan, algorithms, cluster, scenario.effects,
+                                                                step::eveningFor(plan, algorithms, gpus))
+                                         : gpus;
+          most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held));
           requireSimulationMemory(schedule, netpoints,
                                   scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
                                                                                   : std::string(": $.baseline_gpus")),
-                                  "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs");
+                                  "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs", held);
         } catch (const InvalidArgument& error) {
           if (error.field().rfind(scenario.path, 0) == 0) throw;
           // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).
@@ -61,8 +65,9 @@ namespace {
 
 using Task = std::function<std::vector<double>()>;
 
-// One point's simulations among a sweep's tasks: the iteration (its time, then each bucket's allreduce),
-// the iteration with no latency anywhere, and with a range each end's iteration time.
+// One point's simulations among a sweep's tasks: the iteration (its time, each bucket's allreduce, and how
+// much the step engine evened the buckets, 0 for not at all), the iteration with no latency anywhere, and
+// with a range each end's iteration time.
 struct PointTasks {
   const ScenarioAlgorithm* choice = nullptr;
   int gpus = 0;
@@ -81,6 +86,7 @@ PointTasks addPointTasks(std::vector<Task>& tasks, const Scenario& scenario, con
         simulateIterationOn(engine, plan, algorithms, Cluster(scenario.topology, gpus, scenario.placement), central);
     std::vector<double> values{iteration.iterationSeconds};
     for (const CollectiveMeasurement& allreduce : iteration.allreduces) values.push_back(allreduce.seconds);
+    values.push_back(iteration.evenedBucketChange);
     return values;
   });
   // The bandwidth part of the exposed communication is what is left with no latency anywhere.
@@ -102,7 +108,7 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   const ScenarioAlgorithm& choice = *tasks.choice;
   const Cluster cluster(scenario.topology, tasks.gpus, scenario.placement);
   const std::vector<double>& simulated = values.at(tasks.first);
-  if (simulated.size() != plan.buckets().size() + 1) throw SimulationError("a point's simulation lost its buckets");
+  if (simulated.size() != plan.buckets().size() + 2) throw SimulationError("a point's simulation lost its buckets");
   ScalingPoint point;
   point.configuration = scenario.name;
   point.gpus = tasks.gpus;
@@ -113,6 +119,7 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.label = scenario.labelFor(choice, tasks.gpus);
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = simulated[0];
+  if (simulated.back() > 0) point.evenedBucketChange = simulated.back();
   // One GPU alone pays the per-iteration overhead too; jitter has mean 1, and the spread is about the median.
   point.computeSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
   for (std::size_t b = 0; b < plan.buckets().size(); ++b) {

@@ -18,8 +18,11 @@ inline CollectiveTiming simulateCollectiveOn(SimulationEngine engine, const Sche
 inline IterationSimulation simulateIterationOn(SimulationEngine engine, const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                                const PlatformDescription& platform, const IterationEffects& effects = {},
                                                IterationTimeline* timeline = nullptr, const std::string& group = "") {
-  return engine == SimulationEngine::Step ? ddl::step::simulateIteration(plan, algorithms, platform, effects, timeline, group)
-                                          : ddl::simulateIteration(plan, algorithms, platform, effects, timeline, group);
+  // The step engine evens buckets only where simulating them as given would not fit (step::eveningFor).
+  return engine == SimulationEngine::Step
+             ? ddl::step::simulateIteration(plan, algorithms, platform, effects, timeline, group, step::RankSymmetryUse::Exploit,
+                                            step::eveningFor(plan, algorithms, platform.hosts()))
+             : ddl::simulateIteration(plan, algorithms, platform, effects, timeline, group);
 }
 
 // One algorithm for every bucket.

@@ -273,38 +273,61 @@ std::optional<std::vector<Schedule>> evenedBuckets(const IterationPlan& plan, co
   return schedules;
 }
 
+// The schedules a simulation runs, and the symmetry it simulates them under (sim/step_iteration.hpp).
+struct Quotient {
+  std::vector<Schedule> schedules;
+  std::optional<RankSymmetry> symmetry;
+  double evenedChange = 0;
+};
+
+Quotient quotientOf(const IterationPlan& plan, const BucketAlgorithms& algorithms, const PlatformDescription& platform,
+                    const IterationEffects& effects, bool exploit, BucketEvening evening) {
+  const int gpus = platform.hosts();
+  Quotient quotient{bucketSchedules(plan, algorithms, gpus), std::nullopt, 0};
+  if (!exploit) return quotient;
+  quotient.symmetry = findRankSymmetry(quotient.schedules, platform);
+  if (!quotient.symmetry && evening == BucketEvening::Allow) {
+    double change = 0;
+    std::optional<std::vector<Schedule>> evened = evenedBuckets(plan, algorithms, gpus, quotient.schedules, change);
+    if (evened && (quotient.symmetry = findRankSymmetry(*evened, platform))) {
+      quotient.schedules = std::move(*evened);
+      quotient.evenedChange = change;
+    }
+  }
+  if (quotient.symmetry && !computesAlike(effects, gpus, *quotient.symmetry))
+    return Quotient{bucketSchedules(plan, algorithms, gpus), std::nullopt, 0};
+  return quotient;
+}
+
 }  // namespace
+
+BucketEvening eveningFor(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus) {
+  for (std::size_t b : largestBucketOfEachAlgorithm(plan, algorithms)) {
+    const Schedule schedule = makeSchedule(*algorithms[b].algorithm,
+                                           {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes},
+                                           algorithms[b].options);
+    if (static_cast<double>(schedule.program(0).size()) * gpus > kExactHeldStepsLimit) return BucketEvening::Allow;
+  }
+  return BucketEvening::Forbid;
+}
+
+int simulatedRanks(const IterationPlan& plan, const BucketAlgorithms& algorithms, const PlatformDescription& platform,
+                   const IterationEffects& effects, BucketEvening evening) {
+  const Quotient quotient = quotientOf(plan, algorithms, platform, effects, true, evening);
+  return quotient.symmetry ? quotient.symmetry->period : platform.hosts();
+}
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects,
                                       IterationTimeline* timeline, const std::string& group, RankSymmetryUse use,
                                       BucketEvening evening) {
-  const int gpus = platform.hosts();
-  std::vector<Schedule> schedules = bucketSchedules(plan, algorithms, gpus);
-  std::optional<RankSymmetry> symmetry;
-  double evenedChange = 0;
-  if (use == RankSymmetryUse::Exploit && !timeline) {
-    symmetry = findRankSymmetry(schedules, platform);
-    if (!symmetry && evening == BucketEvening::Allow) {
-      double change = 0;
-      std::optional<std::vector<Schedule>> evened = evenedBuckets(plan, algorithms, gpus, schedules, change);
-      if (evened && (symmetry = findRankSymmetry(*evened, platform))) {
-        schedules = std::move(*evened);
-        evenedChange = change;
-      }
-    }
-  }
-  if (symmetry && !computesAlike(effects, gpus, *symmetry)) {
-    symmetry.reset();
-    schedules = bucketSchedules(plan, algorithms, gpus);
-    evenedChange = 0;
-  }
-  StepPlatform stepPlatform(platform, std::move(symmetry));
-  Iterations iterations(plan, schedules, effects, stepPlatform, timeline, group);
+  Quotient quotient = quotientOf(plan, algorithms, platform, effects, use == RankSymmetryUse::Exploit && !timeline, evening);
+  StepPlatform stepPlatform(platform, std::move(quotient.symmetry));
+  Iterations iterations(plan, quotient.schedules, effects, stepPlatform, timeline, group);
   iterations.start();
   stepPlatform.simulation().run();
   IterationSimulation result = iterations.result();
-  result.evenedBucketChange = evenedChange;
+  result.evenedBucketChange = quotient.evenedChange;
   return result;
 }
 

@@ -24,6 +24,16 @@ namespace ddl::step {
 
 enum class BucketEvening { Forbid, Allow };
 
+// ddlsim's choice: evening where simulating every bucket as given would hold more than this many steps at
+// once (the largest bucket's program on every rank; about 10 GB at sim/simulation_memory.hpp's 160 bytes a
+// step): a flat ring from 5,794 GPUs on. Below it every bucket is simulated as given, exactly.
+inline constexpr double kExactHeldStepsLimit = 1 << 26;
+BucketEvening eveningFor(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus);
+
+// The ranks simulateIteration simulates (no timeline): one period of them, or all.
+int simulatedRanks(const IterationPlan& plan, const BucketAlgorithms& algorithms, const PlatformDescription& platform,
+                   const IterationEffects& effects, BucketEvening evening);
+
 IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAlgorithms& algorithms,
                                       const PlatformDescription& platform, const IterationEffects& effects = {},
                                       IterationTimeline* timeline = nullptr, const std::string& group = "",

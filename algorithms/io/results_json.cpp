@@ -45,6 +45,7 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
       entry["exposed_bandwidth_s"] = point.exposedBandwidthSeconds();
     }
     if (point.efficiencyRange) entry["efficiency_range"] = {point.efficiencyRange->first, point.efficiencyRange->second};
+    if (point.evenedBucketChange) entry["evened_bucket_change"] = *point.evenedBucketChange;
     if (point.measuredEffects) entry["measured_effects"] = measuredEffectsToJson(*point.measuredEffects);
     points.push_back(std::move(entry));
   }
@@ -74,7 +75,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     const auto& entry = points[i];
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
                         "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
-                        "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "measured_effects", "collectives"});
+                        "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "evened_bucket_change", "measured_effects",
+                        "collectives"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -105,6 +107,7 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
                                        " s, not iteration_s - compute_s = " + std::to_string(exposed) + " s");
       point.exposedLatencySeconds = std::min(latency, exposed);
     }
+    if (p.has(entry, "evened_bucket_change")) point.evenedBucketChange = p.numberAt(entry, "evened_bucket_change", 0, 1);
     if (p.has(entry, "efficiency_range")) {
       // [pessimistic, optimistic]: the efficiency at each end of the effects' ranges. Each is a simulation
       // of its own, so neither is held to the point's efficiency, which effects that interact can put outside.

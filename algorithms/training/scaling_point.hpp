@@ -64,6 +64,9 @@ struct ScalingPoint {
   // ddlsim --range: the efficiency with every sourced effect at its pessimistic end, and at its optimistic
   // end; each a simulation of its own, not clamped to hold `efficiency`.
   std::optional<std::pair<double, double>> efficiencyRange;
+  // ddlsim: where the step engine evened buckets to simulate ranks that do the same thing once (a flat ring
+  // of thousands of GPUs, sim/step_iteration.hpp), the largest relative change of a bucket's elements.
+  std::optional<double> evenedBucketChange;
   std::vector<CollectiveMeasurement> collectives;
   // ddlrun train: the effects as it measured them, for ddlsim calibrate.
   std::optional<MeasuredEffects> measuredEffects;

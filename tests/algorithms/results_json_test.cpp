@@ -50,6 +50,18 @@ TEST(ResultsJson, TheBaselineAndTheSplitReadBackAsWritten) {
   EXPECT_EQ(resultsToJson(resultsFromJson(json, "r.json")), json);
 }
 
+TEST(ResultsJson, AnEvenedPointSaysByHowMuchAndAPointAsGivenSaysNothing) {
+  ScalingResults results = onePoint();
+  EXPECT_FALSE(resultsToJson(results)["points"][0].contains("evened_bucket_change"));
+  results.points[0].evenedBucketChange = 0.00105;
+  const nlohmann::json json = resultsToJson(results);
+  EXPECT_DOUBLE_EQ(json["points"][0]["evened_bucket_change"].get<double>(), 0.00105);
+  EXPECT_DOUBLE_EQ(resultsFromJson(json, "r.json").points.front().evenedBucketChange.value_or(0), 0.00105);
+  nlohmann::json edited = json;
+  edited["points"][0]["evened_bucket_change"] = 2;  // a change of 200%: no bucket is evened so
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].evened_bucket_change");
+}
+
 TEST(ResultsJson, ABaselineOfManyGpusNeedsItsTimeAndASplitBothParts) {
   const nlohmann::json json = resultsToJson(onePoint());
   nlohmann::json edited = json;

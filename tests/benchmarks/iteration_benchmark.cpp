@@ -1,11 +1,10 @@
 // Times one point of a scenario: every algorithm of SCENARIO at GPUS GPUs, one simulation of its training
 // iteration each (as `ddlsim SCENARIO` runs per point, without the baseline and the no-latency twin), on
 // ENGINE, with the scenario's effects or without them. Prints the predicted iteration, the wall time of the
-// simulation and the peak resident memory of the process so far. --even-buckets lets the step engine even
-// buckets whose ranks do not divide them to simulate ranks that do the same thing once
-// (sim/step_iteration.hpp), and prints by how much it changed them.
+// simulation and the peak resident memory of the process so far, and where the step engine evened buckets
+// to simulate ranks that do the same thing once (sim/step_iteration.hpp), by how much.
 //
-//   iteration_benchmark SCENARIO GPUS message|step [--no-effects] [--even-buckets]
+//   iteration_benchmark SCENARIO GPUS message|step [--no-effects]
 
 #include <sys/resource.h>
 
@@ -17,45 +16,33 @@
 #include "algorithms/collectives/registry.hpp"
 #include "scenarios/scenario.hpp"
 #include "sim/simulate_on.hpp"
-#include "sim/step_iteration.hpp"
 #include "topologies/cluster.hpp"
 
 int main(int argc, char** argv) {
   using namespace ddl;
-  bool noEffects = false, evenBuckets = false;
-  for (int a = 4; a < argc; ++a) {
-    const std::string flag = argv[a];
-    if (flag == "--no-effects") noEffects = true;
-    else if (flag == "--even-buckets") evenBuckets = true;
-    else argc = 0;  // unknown: the usage below
-  }
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: %s SCENARIO GPUS message|step [--no-effects] [--even-buckets]\n", argv[0]);
+  if (argc < 4 || argc > 5 || (argc == 5 && std::string(argv[4]) != "--no-effects")) {
+    std::fprintf(stderr, "usage: %s SCENARIO GPUS message|step [--no-effects]\n", argv[0]);
     return 2;
   }
   try {
     const Scenario scenario = loadScenario(argv[1]);
     const int gpus = std::atoi(argv[2]);
     const SimulationEngine engine = chooseEngine(engineChoiceNamed(argv[3], "ENGINE"));
-    if (evenBuckets && engine != SimulationEngine::Step) throw std::invalid_argument("--even-buckets is the step engine's");
-    const IterationEffects effects = noEffects ? IterationEffects{} : scenario.effects;
+    const IterationEffects effects = argc == 5 ? IterationEffects{} : scenario.effects;
     const IterationPlan plan = scenario.iterationPlan();
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
     for (const ScenarioAlgorithm& choice : scenario.algorithms) {
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
       const auto start = std::chrono::steady_clock::now();
-      const IterationSimulation simulated =
-          evenBuckets ? step::simulateIteration(plan, sameForEveryBucket(plan, algorithm, options), cluster, effects, nullptr, "",
-                                                step::RankSymmetryUse::Exploit, step::BucketEvening::Allow)
-                      : simulateIterationOn(engine, plan, algorithm, options, cluster, effects);
+      const IterationSimulation simulated = simulateIterationOn(engine, plan, algorithm, options, cluster, effects);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       std::printf("%s at %d GPUs on the %s engine, %d iteration(s): %.6f s simulated in %.3f s, peak %.0f MB\n",
                   algorithm.description(options).c_str(), gpus, std::string(toString(engine)).c_str(), simulated.iterations,
                   simulated.iterationSeconds, wall, static_cast<double>(usage.ru_maxrss) / 1024);
-      if (evenBuckets) std::printf("  buckets evened by at most %.4f%%\n", 100 * simulated.evenedBucketChange);
+      if (simulated.evenedBucketChange > 0) std::printf("  buckets evened by at most %.4f%%\n", 100 * simulated.evenedBucketChange);
     }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "iteration_benchmark: %s\n", error.what());

@@ -637,6 +637,7 @@ WRITTEN_WHERE_THEY_APPLY = {
     "compute_precision": "scaling points", "engine": "ddlsim",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
     "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range",
+    "evened_bucket_change": "ddlsim's step engine, where it evened buckets",
     "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",

@@ -164,6 +164,16 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
     EXPECT_NEAR(evened.allreduces[b].seconds, exact.allreduces[b].seconds, 4e-3 * exact.allreduces[b].seconds) << "bucket " << b;
 }
 
+TEST(RankSymmetry, DdlsimEvensBucketsOnlyWhereSimulatingThemAsGivenWouldNotFit) {
+  // ResNet-50's buckets: a flat ring holds 2(P-1) steps per rank, past 2^26 in all from 5,794 GPUs on.
+  const IterationPlan plan(eightLayersOf(6'000'000), 25 * 1024 * 1024);
+  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
+  EXPECT_EQ(step::eveningFor(plan, ring, 4096), step::BucketEvening::Forbid);
+  EXPECT_EQ(step::eveningFor(plan, ring, 8192), step::BucketEvening::Allow);
+  // Halving-doubling holds 2 log2(P) steps per rank: never.
+  EXPECT_EQ(step::eveningFor(plan, sameForEveryBucket(plan, kHalvingDoublingAllreduce, {}), 16384), step::BucketEvening::Forbid);
+}
+
 TEST(RankSymmetry, ABucketOfFewerElementsThanGpusIsNeverEvened) {
   // Blocks of one element and of none: a message and no message, which no evening keeps.
   const IterationPlan plan(eightLayersOf(200), 200 * 4);  // a bucket per layer
