@@ -20,7 +20,7 @@
 
 namespace ddl {
 
-double requireScenarioMemory(const Scenario& scenario, double computeScale, bool oneOfEachKind) {
+double requireScenarioMemory(const Scenario& scenario, double computeScale, bool stepEngineWithoutTrace) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   double most = 0;
@@ -36,9 +36,9 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale, bool
               {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes}, algorithms[b].options);
           const Cluster cluster(scenario.topology, gpus, scenario.placement);
           const int netpoints = netpointsOf(cluster);
-          const int held = oneOfEachKind ? step::simulatedRanks(plan, algorithms, cluster, scenario.effects,
-                                                                step::eveningFor(plan, algorithms, gpus))
-                                         : gpus;
+          const int held = stepEngineWithoutTrace
+                               ? step::simulatedRanks(plan, algorithms, cluster, scenario.effects, step::eveningFor(plan, algorithms, gpus))
+                               : gpus;
           most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held));
           requireSimulationMemory(schedule, netpoints,
                                   scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
