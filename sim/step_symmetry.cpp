@@ -1,6 +1,7 @@
 #include "sim/step_symmetry.hpp"
 
 #include <numeric>
+#include <set>
 #include <vector>
 
 namespace ddl::step {
@@ -90,16 +91,23 @@ std::map<LinkResourceKey, RankSymmetry::Orbit> orbitsOf(const std::map<LinkResou
   return orbits;
 }
 
-// The streams of each schedule's ranks 0 .. claimed-1, by schedule.
-using StreamsBySchedule = std::vector<std::vector<std::vector<Stream>>>;
+// What the schedules' streams are, as the translations are checked against them: each schedule's ranks
+// 0 .. its claim-1 (a schedule's streams must stay apart in the quotient), and, for each class of rank
+// modulo every claim, the distances it sends over in any schedule, each once (buckets of one algorithm
+// send alike: their routes need checking once).
+struct JobStreams {
+  std::vector<std::vector<std::vector<Stream>>> bySchedule;
+  std::vector<std::set<Rank>> sendingDistancesByClass;
+};
 
 // The orbits if moving every rank by `period` maps the job onto itself, else nullopt.
-std::optional<std::map<LinkResourceKey, RankSymmetry::Orbit>> translationBy(int period, const StreamsBySchedule& streams,
+std::optional<std::map<LinkResourceKey, RankSymmetry::Orbit>> translationBy(int period, const JobStreams& streams,
                                                                             const PlatformDescription& platform) {
   const int ranks = platform.hosts();
-  for (const auto& bySchedule : streams)
+  for (const auto& bySchedule : streams.bySchedule)
     for (const auto& ofRank : bySchedule)
       if (!streamsStayApart(ofRank, period)) return std::nullopt;
+  const std::size_t classes = streams.sendingDistancesByClass.size();
   LinkTranslation translation(platform);
   for (Rank r = 0; r < ranks; ++r) {
     const Rank moved = (r + period) % ranks;
@@ -109,12 +117,10 @@ std::optional<std::map<LinkResourceKey, RankSymmetry::Orbit>> translationBy(int 
     if (reduction && (reduction->bytesPerReducedByte != movedReduction->bytesPerReducedByte ||
                       !translation.maps(reduction->route, movedReduction->route)))
       return std::nullopt;
-    for (const auto& bySchedule : streams)
-      for (const Stream& stream : bySchedule[static_cast<std::size_t>(r) % bySchedule.size()]) {
-        if (!stream.sending) continue;  // its messages are its senders' sends
-        const Rank peer = (r + stream.distance) % ranks;
-        if (!translation.maps(platform.route(r, peer), platform.route(moved, (peer + period) % ranks))) return std::nullopt;
-      }
+    for (const Rank distance : streams.sendingDistancesByClass[static_cast<std::size_t>(r) % classes]) {
+      const Rank peer = (r + distance) % ranks;
+      if (!translation.maps(platform.route(r, peer), platform.route(moved, (peer + period) % ranks))) return std::nullopt;
+    }
   }
   const int copies = ranks / period;
   std::map<LinkResourceKey, RankSymmetry::Orbit> orbits = orbitsOf(translation.image(), copies);
@@ -137,14 +143,20 @@ std::optional<RankSymmetry> findRankSymmetry(std::span<const Schedule> schedules
   const int ranks = platform.hosts();
   if (schedules.empty() || platform.sharedComputeThroughput()) return std::nullopt;
   int claimed = 1;  // every schedule's claim divides it
-  StreamsBySchedule streams;
+  JobStreams streams;
   for (const Schedule& schedule : schedules) {
     const int period = schedule.translationPeriod();
     if (period <= 0 || schedule.ranks() != ranks || ranks % period != 0) return std::nullopt;
     claimed = std::lcm(claimed, period);
-    streams.emplace_back();
-    for (Rank r = 0; r < period; ++r) streams.back().push_back(streamsOf(schedule.program(r), ranks));
+    streams.bySchedule.emplace_back();
+    for (Rank r = 0; r < period; ++r) streams.bySchedule.back().push_back(streamsOf(schedule.program(r), ranks));
   }
+  // Only sends: a receive's message is its sender's send.
+  streams.sendingDistancesByClass.resize(static_cast<std::size_t>(claimed));
+  for (std::size_t c = 0; c < streams.sendingDistancesByClass.size(); ++c)
+    for (const auto& bySchedule : streams.bySchedule)
+      for (const Stream& stream : bySchedule[c % bySchedule.size()])
+        if (stream.sending) streams.sendingDistancesByClass[c].insert(stream.distance);
   for (int period = claimed; period < ranks; period += claimed) {
     if (ranks % period != 0) continue;
     if (auto orbits = translationBy(period, streams, platform)) return RankSymmetry{period, ranks / period, std::move(*orbits)};
