@@ -197,7 +197,7 @@ int run(const Arguments& args) {
   const SimulationEngine engine = chooseEngine(engineChoiceNamed(args.engine, "--engine"));
   const Scenario scenario = loadScenario(args.scenario);
   const double bytesPerSimulation =
-      requireScenarioMemory(scenario, args.computeScale, engine == SimulationEngine::Step && args.trace.empty());
+      requireScenarioMemory(scenario, args.computeScale, engine == SimulationEngine::Step && args.trace.empty(), args.range);
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
   if (jobs < args.jobs)
     std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,

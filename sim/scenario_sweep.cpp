@@ -20,8 +20,10 @@
 
 namespace ddl {
 
-double requireScenarioMemory(const Scenario& scenario, double computeScale, bool stepEngineWithoutTrace) {
+double requireScenarioMemory(const Scenario& scenario, double computeScale, bool stepEngineWithoutTrace, bool effectRange) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
+  std::vector<IterationEffects> effects{scenario.effects};  // as ScenarioSweep simulates them
+  if (effectRange) effects = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   double most = 0;
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
@@ -29,6 +31,7 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale, bool
       const int gpus = counts[i];
       // A point holds one bucket's programs at a time: of each algorithm's buckets, the largest needs most.
       const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
+      std::optional<int> held;  // the ranks the point simulates: found once its schedules are known to build
       for (std::size_t b : largestBucketOfEachAlgorithm(plan, algorithms)) {
         try {
           const Schedule schedule = makeSchedule(
@@ -36,14 +39,17 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale, bool
               {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes}, algorithms[b].options);
           const Cluster cluster(scenario.topology, gpus, scenario.placement);
           const int netpoints = netpointsOf(cluster);
-          const int held = stepEngineWithoutTrace
-                               ? step::simulatedRanks(plan, algorithms, cluster, scenario.effects, step::eveningFor(plan, algorithms, gpus))
-                               : gpus;
-          most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held));
+          if (!held) {
+            held = stepEngineWithoutTrace ? 0 : gpus;
+            if (stepEngineWithoutTrace)
+              for (const IterationEffects& each : effects)
+                held = std::max(*held, step::simulatedRanks(plan, algorithms, cluster, each, step::eveningFor(plan, algorithms, gpus)));
+          }
+          most = std::max(most, estimatedSimulationBytes(schedule, netpoints, *held));
           requireSimulationMemory(schedule, netpoints,
                                   scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
                                                                                   : std::string(": $.baseline_gpus")),
-                                  "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs", held);
+                                  "simulating " + schedule.description() + " on " + std::to_string(gpus) + " GPUs", *held);
         } catch (const InvalidArgument& error) {
           if (error.field().rfind(scenario.path, 0) == 0) throw;
           // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).

@@ -20,8 +20,10 @@ using SweepProgress = std::function<void(std::size_t, std::size_t, const Scaling
 // Before any point is simulated: InvalidArgument naming the scenario's $.gpus[i] if one point would need
 // more memory than this machine has free (simulation_memory.hpp). Returns the most one simulation of the
 // sweep is estimated to need, bytes. With `stepEngineWithoutTrace`, a point holds the programs of the ranks
-// it simulates: one period of them where ranks do the same thing (sim/step_iteration.hpp).
-double requireScenarioMemory(const Scenario& scenario, double computeScale = 1, bool stepEngineWithoutTrace = false);
+// it simulates: one period of them where ranks do the same thing (sim/step_iteration.hpp), under the
+// central effects and, with `effectRange`, under each end's too (an end with jitter simulates every rank).
+double requireScenarioMemory(const Scenario& scenario, double computeScale = 1, bool stepEngineWithoutTrace = false,
+                             bool effectRange = false);
 
 // `jobs`, or fewer (at least 1) where that many simulations of `bytesPerSimulation` each would not fit
 // the memory this machine has available at once.
