@@ -30,12 +30,16 @@ bool MpiCollectives::available(CollectiveKind, Elements count, DataType type) co
 }
 
 void MpiCollectives::run(CollectiveKind kind, void* buffer, Elements count, DataType type) {
+  // Each rank's block, which MPI's reduce-scatter and all-gather take as arguments; built only for them, so
+  // that the allreduce baseline pays for nothing MPI_Allreduce does not (two allocations are a few percent of
+  // a 4 KiB allreduce of 2 ranks).
   std::vector<int> counts, displacements;
-  for (Rank r = 0; r < ranks_; ++r) {
-    const Range block = blockOf({0, count}, ranks_, r);
-    counts.push_back(static_cast<int>(block.count));
-    displacements.push_back(static_cast<int>(block.offset));
-  }
+  if (kind != CollectiveKind::Allreduce)
+    for (Rank r = 0; r < ranks_; ++r) {
+      const Range block = blockOf({0, count}, ranks_, r);
+      counts.push_back(static_cast<int>(block.count));
+      displacements.push_back(static_cast<int>(block.offset));
+    }
   std::optional<SilenceWatchdog::Wait> wait;
   if (watchdog_) wait.emplace(*watchdog_, "the MPI baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
   switch (kind) {
