@@ -17,7 +17,9 @@ struct StepProgress {
   int reduced = 0;        // pieces reduced
   bool reduceAllowed = false;  // ProgramExecution asked for the reduction
   ProgramRunner::Staging staging;
+  ProgramRunner::Staging lastStaging;  // what `staging` was on the step's last run
   std::vector<bool> pieceArrived;
+  std::vector<Transport::RepeatedPost> repeated;  // per piece: the same post on every run
 };
 
 // Programs a runner keeps prepared: a training iteration runs one per gradient bucket, over and over.
@@ -47,23 +49,38 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
     again.actions.clear();
     return again;
   }
-  if (prepared_.size() == kPreparedPrograms) prepared_.erase(prepared_.begin());
+  if (prepared_.size() == kPreparedPrograms) {
+    forgetPosts(*prepared_.front());
+    prepared_.erase(prepared_.begin());
+  }
   prepared_.push_back(std::make_unique<Prepared>(program));
   return *prepared_.back();
 }
 
 ProgramRunner::ProgramRunner(Transport& transport, RunOptions options) : transport_(transport), options_(options) {}
 
+void ProgramRunner::forgetPosts(Prepared& prepared) {
+  for (StepProgress& step : prepared.progress)
+    for (Transport::RepeatedPost& post : step.repeated) transport_.forgetRepeatedPost(post);
+}
+
 ProgramRunner::~ProgramRunner() {
+  for (const auto& prepared : prepared_) forgetPosts(*prepared);
   for (char* block : stagingBlocks_) transport_.deallocate(block);
 }
 
-ProgramRunner::Staging ProgramRunner::staging(std::size_t bytes) {
-  // The smallest free block that holds `bytes`: a run has a few receive-reduces in flight at a time, so
-  // the free list is short, and a scan allocates nothing.
+ProgramRunner::Staging ProgramRunner::staging(std::size_t bytes, const char* preferred) {
+  // `preferred` if it is free and holds `bytes`, else the smallest free block that does: a run has a few
+  // receive-reduces in flight at a time, so the free list is short, and a scan allocates nothing.
   auto best = freeStaging_.end();
-  for (auto it = freeStaging_.begin(); it != freeStaging_.end(); ++it)
-    if (it->capacity >= bytes && (best == freeStaging_.end() || it->capacity < best->capacity)) best = it;
+  for (auto it = freeStaging_.begin(); it != freeStaging_.end(); ++it) {
+    if (it->capacity < bytes) continue;
+    if (it->block == preferred) {
+      best = it;
+      break;
+    }
+    if (best == freeStaging_.end() || it->capacity < best->capacity) best = it;
+  }
   if (best != freeStaging_.end()) {
     const Staging found = *best;
     *best = freeStaging_.back();
@@ -157,18 +174,28 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
       }
       p.pieces = static_cast<int>((step.range.count + pieceElements - 1) / pieceElements);
       p.pieceArrived.assign(static_cast<std::size_t>(p.pieces), false);
-      if (step.kind == StepKind::ReceiveReduce) p.staging = staging(static_cast<std::size_t>(step.range.count) * elementBytes);
+      // The same program in another type or after a different piece size: other pieces, other posts.
+      while (p.repeated.size() > static_cast<std::size_t>(p.pieces)) {
+        transport_.forgetRepeatedPost(p.repeated.back());
+        p.repeated.pop_back();
+      }
+      p.repeated.resize(static_cast<std::size_t>(p.pieces));
+      // The block the step had last run, where free: its receives are then the same posts as then.
+      if (step.kind == StepKind::ReceiveReduce)
+        p.staging = p.lastStaging = staging(static_cast<std::size_t>(step.range.count) * elementBytes, p.lastStaging.block);
       for (int piece = 0; piece < p.pieces; ++piece) {
         const Range range = pieceRange(step, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;
         char* local = base + range.offset * static_cast<Elements>(elementBytes);
+        Transport::RepeatedPost& repeated = p.repeated[static_cast<std::size_t>(piece)];
         RequestId id;
         if (step.sends()) {
-          id = transport_.postSend(step.peer, step.channel, local, bytes);
+          id = transport_.postRepeatedSend(step.peer, step.channel, local, bytes, repeated);
         } else if (step.kind == StepKind::ReceiveCopy) {
-          id = transport_.postReceive(step.peer, step.channel, local, bytes);
+          id = transport_.postRepeatedReceive(step.peer, step.channel, local, bytes, repeated);
         } else {
-          id = transport_.postReceive(step.peer, step.channel, p.staging.block + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes), bytes);
+          char* staged = p.staging.block + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes);
+          id = transport_.postRepeatedReceive(step.peer, step.channel, staged, bytes, repeated);
         }
         remember(id, {action.step, piece, Work::Transfer});
       }

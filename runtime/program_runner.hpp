@@ -55,10 +55,12 @@ class ProgramRunner {
   // building them costs more than a small allreduce's messages (program_runner.cpp).
   struct Prepared;
   Prepared& prepare(const Program& program);
+  // Tells the transport that `prepared`'s posts will not be made again.
+  void forgetPosts(Prepared& prepared);
   void runSteps(const Program& program, void* buffer, DataType type);
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
-  Staging staging(std::size_t bytes);
+  Staging staging(std::size_t bytes, const char* preferred);
   void releaseStaging(Staging staging);
 
   enum class Work : std::uint8_t { Transfer, Reduce };

@@ -41,6 +41,27 @@ class Transport {
   // into[i] += from[i]; may finish at once (host) or later (a GPU stream).
   virtual RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) = 0;
 
+  // A send or receive that a runner posts again on every run of a program it keeps prepared: the same
+  // peer, channel, memory and size, one at a time. A transport may set it up once and only start it on
+  // later runs (MPI's persistent requests: setting up the four requests of a 2-rank 4 KiB allreduce is
+  // about a sixth of its time, analysis/results/2026-12-04-runtime-persistent). The runner keeps one
+  // RepeatedPost per post and passes it each time; the transport fills it in and checks it still
+  // describes the post, so a post whose memory moved is set up anew. Posts never repeated: postSend.
+  struct RepeatedPost {
+    int slot = -1;  // the transport's; -1: nothing set up
+  };
+  virtual RequestId postRepeatedSend(Rank peer, Channel channel, const void* data, std::size_t bytes, RepeatedPost& repeated) {
+    (void)repeated;
+    return postSend(peer, channel, data, bytes);
+  }
+  virtual RequestId postRepeatedReceive(Rank peer, Channel channel, void* data, std::size_t bytes, RepeatedPost& repeated) {
+    (void)repeated;
+    return postReceive(peer, channel, data, bytes);
+  }
+  // The runner will not post `repeated` again (none of them is in flight): what the transport set up for
+  // it can go, and it reads as nothing set up.
+  virtual void forgetRepeatedPost(RepeatedPost& repeated) { repeated = {}; }
+
   // Blocks until at least one posted request has finished and appends the ids of those that have to
   // `finished`. Throws TransportError if none finishes within `patience` of the call. The caller keeps
   // `finished` from wait to wait and a transport reads the clock only once a wait lasts: a 4 KiB allreduce

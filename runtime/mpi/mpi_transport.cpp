@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "runtime/host_reduce.hpp"
 #include "runtime/pending_messages.hpp"
@@ -27,6 +29,11 @@ std::unique_ptr<MpiTransport> MpiTransport::overDuplicateOf(MPI_Comm parent) {
 }
 
 MpiTransport::~MpiTransport() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized)
+    for (Persistent& kept : persistent_)
+      if (kept.request != MPI_REQUEST_NULL) MPI_Request_free(&kept.request);
   if (ownsCommunicator_) MPI_Comm_free(&communicator_);
 }
 
@@ -59,6 +66,53 @@ RequestId MpiTransport::postReceive(Rank peer, Channel channel, void* data, std:
   MPI_Request request;
   MPI_Irecv(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &request);
   return track(request, peer, false);
+}
+
+MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channel, const void* data, std::size_t bytes,
+                                         RepeatedPost& repeated) {
+  if (repeated.slot >= static_cast<int>(persistent_.size()))
+    throw std::logic_error("a repeated post names slot " + std::to_string(repeated.slot) + " of " +
+                           std::to_string(persistent_.size()) + ": another transport's");
+  if (repeated.slot >= 0) {
+    Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
+    if (kept.data == data && kept.bytes == bytes && kept.peer == peer && kept.channel == channel && kept.sending == sending)
+      return kept.request;
+    MPI_Request_free(&kept.request);  // the post moved: its memory, most often
+  } else if (!freeSlots_.empty()) {
+    repeated.slot = freeSlots_.back();
+    freeSlots_.pop_back();
+  } else {
+    repeated.slot = static_cast<int>(persistent_.size());
+    persistent_.emplace_back();
+  }
+  Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
+  kept = {MPI_REQUEST_NULL, data, bytes, peer, channel, sending};
+  if (sending)
+    MPI_Send_init(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &kept.request);
+  else
+    MPI_Recv_init(const_cast<void*>(data), checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &kept.request);
+  return kept.request;
+}
+
+RequestId MpiTransport::postRepeatedSend(Rank peer, Channel channel, const void* data, std::size_t bytes, RepeatedPost& repeated) {
+  MPI_Request& request = persistentFor(true, peer, channel, data, bytes, repeated);
+  MPI_Start(&request);
+  return track(request, peer, true);
+}
+
+RequestId MpiTransport::postRepeatedReceive(Rank peer, Channel channel, void* data, std::size_t bytes, RepeatedPost& repeated) {
+  MPI_Request& request = persistentFor(false, peer, channel, data, bytes, repeated);
+  MPI_Start(&request);
+  return track(request, peer, false);
+}
+
+void MpiTransport::forgetRepeatedPost(RepeatedPost& repeated) {
+  if (repeated.slot < 0) return;
+  if (repeated.slot >= static_cast<int>(persistent_.size()))
+    throw std::logic_error("forgetting slot " + std::to_string(repeated.slot) + " of " + std::to_string(persistent_.size()));
+  MPI_Request_free(&persistent_[static_cast<std::size_t>(repeated.slot)].request);
+  freeSlots_.push_back(repeated.slot);
+  repeated = {};
 }
 
 RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
@@ -104,8 +158,14 @@ bool MpiTransport::testSome(std::vector<RequestId>& finished) {
   int count = 0;
   MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
   if (count <= 0) return false;  // MPI_UNDEFINED: none active
-  for (int i = 0; i < count; ++i) finished.push_back(ids_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])]);
-  // Testsome set the finished requests to MPI_REQUEST_NULL; drop them.
+  for (int i = 0; i < count; ++i) {
+    const auto index = static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]);
+    finished.push_back(ids_[index]);
+    // Testsome set the finished requests to MPI_REQUEST_NULL, except persistent ones, which it left
+    // allocated and inactive for their next start: our copy of the handle goes the same way.
+    requests_[index] = MPI_REQUEST_NULL;
+  }
+  // Drop the finished requests.
   std::size_t kept = 0;
   for (std::size_t i = 0; i < requests_.size(); ++i)
     if (requests_[i] != MPI_REQUEST_NULL) {

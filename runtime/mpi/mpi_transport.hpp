@@ -31,6 +31,10 @@ class MpiTransport final : public Transport {
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
   RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) override;
+  // Persistent requests (MPI_Send_init, MPI_Recv_init), started again on every repeat.
+  RequestId postRepeatedSend(Rank peer, Channel channel, const void* data, std::size_t bytes, RepeatedPost& repeated) override;
+  RequestId postRepeatedReceive(Rank peer, Channel channel, void* data, std::size_t bytes, RepeatedPost& repeated) override;
+  void forgetRepeatedPost(RepeatedPost& repeated) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   // Channels are MPI tags: they stay below the watchdog's.
@@ -38,6 +42,9 @@ class MpiTransport final : public Transport {
 
  private:
   RequestId track(MPI_Request request, Rank peer, bool sending);
+  // The persistent request `repeated` names, set up (again) where it describes another post.
+  MPI_Request& persistentFor(bool sending, Rank peer, Channel channel, const void* data, std::size_t bytes,
+                             RepeatedPost& repeated);
   int checkedCount(std::size_t bytes) const;
   // Appends what has completed to `finished`, without waiting; whether anything had.
   bool testSome(std::vector<RequestId>& finished);
@@ -55,6 +62,17 @@ class MpiTransport final : public Transport {
   std::vector<int> peers_;             // parallel to ids_: the peer, +1 for a send, -1 - peer for a receive
   std::vector<RequestId> finished_;    // host reductions, done when posted
   std::vector<int> indices_;
+  // A persistent request and the post it was set up for, by RepeatedPost::slot.
+  struct Persistent {
+    MPI_Request request = MPI_REQUEST_NULL;
+    const void* data = nullptr;
+    std::size_t bytes = 0;
+    Rank peer = 0;
+    Channel channel = 0;
+    bool sending = false;
+  };
+  std::vector<Persistent> persistent_;
+  std::vector<int> freeSlots_;  // of persistent_, their requests freed
 };
 
 }  // namespace ddl

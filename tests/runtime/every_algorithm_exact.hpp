@@ -41,7 +41,7 @@ inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
 
 struct ExactnessResult {
   std::string description;  // "ring allreduce, 4 ranks, 7 float32 elements"
-  std::int64_t wrong;       // over all ranks and both runs
+  std::int64_t wrong;       // over all ranks and all three runs
 };
 
 // Every rank calls it with its own transport; every rank gets the same results.
@@ -59,15 +59,17 @@ inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& t
         const Program program = schedule.program(world.rank());
         reserveChannels(world, transport, std::span(&program, 1));
         const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
-        TransportBuffer buffer(transport, bytes + 1);
-        // Twice: the runner prepares a program on its first run and restarts what it prepared on the next.
+        TransportBuffer buffer(transport, bytes + 1), moved(transport, bytes + 1);
+        // Three times: the runner prepares a program on its first run and restarts what it prepared on the
+        // next, the same posts on the same memory (MPI starts its persistent requests again); the third runs
+        // on other memory, where every post must follow the buffer.
         std::int64_t wrong = 0;
-        for (int run = 0; run < 2; ++run) {
-          collective.fill(buffer.host(), count, world.rank(), ranks, type);
-          buffer.toTransport(bytes);
-          runner.run(program, buffer.data(), type);
-          buffer.fromTransport(bytes);
-          wrong += world.sumOverRanks(collective.countWrong(buffer.host(), count, world.rank(), ranks, type));
+        for (TransportBuffer* runOn : {&buffer, &buffer, &moved}) {
+          collective.fill(runOn->host(), count, world.rank(), ranks, type);
+          runOn->toTransport(bytes);
+          runner.run(program, runOn->data(), type);
+          runOn->fromTransport(bytes);
+          wrong += world.sumOverRanks(collective.countWrong(runOn->host(), count, world.rank(), ranks, type));
         }
         results.push_back({schedule.description() + " " + std::string(toString(shape.kind)) + ", " + std::to_string(ranks) +
                                " ranks, " + std::to_string(count) + " " + std::string(toString(type)) + " elements",

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "runtime/mpi/mpi_transport.hpp"
 #include "runtime/mpi/mpi_world.hpp"
 #include "tests/runtime/every_algorithm_exact.hpp"
@@ -46,6 +49,40 @@ TEST(MpiTransport, GivesUpOnAPeerThatNeverSendsAtTheDeadline) {
   if (transport.rank() == 0) {
     EXPECT_NO_THROW(waitSomeWithin(transport, std::chrono::seconds(30)));
   }
+}
+
+// A post repeated through one RepeatedPost is set up once and started again; where its memory moves, the
+// next message lands in the new memory, and forgetting it leaves nothing set up.
+TEST(MpiTransport, RepeatedPostsFollowTheirMemory) {
+  if (worldSize() < 2) GTEST_SKIP() << "needs two ranks";
+  MpiTransport transport(MPI_COMM_WORLD);
+  Transport::RepeatedPost post;
+  std::vector<float> first(3, 0), second(3, 0);
+  const auto exchange = [&](std::vector<float>& memory, float value) {
+    if (transport.rank() == 0) {
+      std::fill(memory.begin(), memory.end(), value);
+      transport.postRepeatedSend(1, 5, memory.data(), memory.size() * sizeof(float), post);
+    } else if (transport.rank() == 1) {
+      transport.postRepeatedReceive(0, 5, memory.data(), memory.size() * sizeof(float), post);
+    }
+    if (transport.rank() < 2) waitSomeWithin(transport, std::chrono::seconds(30));
+  };
+  exchange(first, 1);
+  const int slot = post.slot;
+  if (transport.rank() < 2) {
+    EXPECT_GE(slot, 0);
+  }
+  exchange(first, 2);  // the same post again
+  if (transport.rank() < 2) {
+    EXPECT_EQ(post.slot, slot);
+  }
+  exchange(second, 3);  // the memory moved
+  if (transport.rank() == 1) {
+    EXPECT_EQ(first, std::vector<float>(3, 2));
+    EXPECT_EQ(second, std::vector<float>(3, 3));
+  }
+  transport.forgetRepeatedPost(post);
+  EXPECT_EQ(post.slot, -1);
 }
 
 }  // namespace
