@@ -2,7 +2,8 @@
 // Runs one rank's program of a schedule on real memory through a Transport, under the rules of
 // ProgramExecution: every step the schedule allows is in flight at once. Large steps are split into
 // pieces of at most `pieceBytes`, posted together, so a receive-reduce adds each piece as it lands
-// (once its dependencies are done) while later pieces are still on the wire.
+// (once its dependencies are done) while later pieces are still on the wire. A step a few times the
+// transport's eager limit is cut into eager messages instead, which need no handshake.
 
 #include <chrono>
 #include <cstddef>
@@ -55,6 +56,9 @@ class ProgramRunner {
   // building them costs more than a small allreduce's messages (program_runner.cpp).
   struct Prepared;
   Prepared& prepare(const Program& program);
+  // The elements of each of `step`'s pieces but the last: `pieceElements`, or fewer where the step is a
+  // few of the transport's eager messages long.
+  Elements piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes) const;
   // Tells the transport that `prepared`'s posts will not be made again.
   void forgetPosts(Prepared& prepared);
   void runSteps(const Program& program, void* buffer, DataType type);

@@ -43,8 +43,8 @@ class Transport {
 
   // A send or receive that a runner posts again on every run of a program it keeps prepared: the same
   // peer, channel, memory and size, one at a time. A transport may set it up once and only start it on
-  // later runs (MPI's persistent requests: setting up the four requests of a 2-rank 4 KiB allreduce is
-  // about a sixth of its time, analysis/results/2026-12-04-runtime-persistent). The runner keeps one
+  // later runs (MPI's persistent requests: setting up the four requests of a 2-rank 4 KiB allreduce was
+  // about 15% of its time, analysis/results/2026-12-04-runtime-eager-pieces). The runner keeps one
   // RepeatedPost per post and passes it each time; the transport fills it in and checks it still
   // describes the post, so a post whose memory moved is set up anew. Posts never repeated: postSend.
   struct RepeatedPost {
@@ -61,6 +61,15 @@ class Transport {
   // The runner will not post `repeated` again (none of them is in flight): what the transport set up for
   // it can go, and it reads as nothing set up.
   virtual void forgetRepeatedPost(RepeatedPost& repeated) { repeated = {}; }
+
+  // The largest message this transport sends to `peer` without a handshake with its receiver, where a
+  // handshake costs more than cutting a step into messages of that size (0: nowhere). A runner cuts a step
+  // of a few times this size into messages of at most this size (ProgramRunner). Both ends of a pair give
+  // the same answer, once reserveChannels has run: their messages are matched one by one.
+  virtual std::size_t eagerBytes(Rank peer) const {
+    (void)peer;
+    return 0;
+  }
 
   // Blocks until at least one posted request has finished and appends the ids of those that have to
   // `finished`. Throws TransportError if none finishes within `patience` of the call. The caller keeps

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "runtime/host_reduce.hpp"
+#include "runtime/mpi/eager_limit.hpp"
 #include "runtime/pending_messages.hpp"
 
 namespace ddl {
@@ -47,6 +48,16 @@ void MpiTransport::reserveChannels(int channels) {
   if (channels > SilenceWatchdog::kFirstReservedTag)
     throw TransportError("a schedule with " + std::to_string(channels) + " channels: MPI tags above " +
                          std::to_string(SilenceWatchdog::kFirstReservedTag) + " are reserved");
+  if (!eagerBytes_.empty()) return;
+  const std::vector<bool> sharing = ranksSharingMemory(communicator_);
+  const std::size_t payload = sharedMemoryEagerPayload();
+  eagerBytes_.assign(sharing.size(), 0);
+  for (std::size_t rank = 0; rank < sharing.size(); ++rank)
+    if (sharing[rank]) eagerBytes_[rank] = payload;
+}
+
+std::size_t MpiTransport::eagerBytes(Rank peer) const {
+  return peer >= 0 && static_cast<std::size_t>(peer) < eagerBytes_.size() ? eagerBytes_[static_cast<std::size_t>(peer)] : 0;
 }
 
 RequestId MpiTransport::track(MPI_Request request, Rank peer, bool sending) {

@@ -37,8 +37,12 @@ class MpiTransport final : public Transport {
   void forgetRepeatedPost(RepeatedPost& repeated) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
-  // Channels are MPI tags: they stay below the watchdog's.
+  // Channels are MPI tags: they stay below the watchdog's. The first call also finds which ranks share
+  // this one's memory (collectively), for eagerBytes.
   void reserveChannels(int channels) override;
+  // Open MPI's shared-memory eager limit, less its headers, for a rank on this machine
+  // (runtime/mpi/eager_limit.hpp); 0 for the others, whose network transports keep their own protocol.
+  std::size_t eagerBytes(Rank peer) const override;
 
  private:
   RequestId track(MPI_Request request, Rank peer, bool sending);
@@ -73,6 +77,7 @@ class MpiTransport final : public Transport {
   };
   std::vector<Persistent> persistent_;
   std::vector<int> freeSlots_;  // of persistent_, their requests freed
+  std::vector<std::size_t> eagerBytes_;  // per rank, from the first reserveChannels on
 };
 
 }  // namespace ddl

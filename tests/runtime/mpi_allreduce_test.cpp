@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "runtime/mpi/eager_limit.hpp"
 #include "runtime/mpi/mpi_transport.hpp"
 #include "runtime/mpi/mpi_world.hpp"
 #include "tests/runtime/every_algorithm_exact.hpp"
@@ -25,10 +26,11 @@ TEST(MpiRuntime, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
   const int ranks = worldSize();
   MpiWorld world(MPI_COMM_WORLD);
   MpiTransport transport(MPI_COMM_WORLD);
-  // Small pieces, so that large steps are pipelined in many pieces.
+  // Small pieces, so that large steps are pipelined in many pieces; 5003 elements, so that steps of a few
+  // shared-memory eager messages (4032 bytes) are cut into them.
   for (const testing::ExactnessResult& result :
        testing::runEveryAlgorithm(world, transport, {DataType::Float32, DataType::BFloat16},
-                                  {0, 1, 7, ranks - 1, (1 << 20) + 3}, {64 * 1024, std::chrono::milliseconds(60'000)}))
+                                  {0, 1, 7, ranks - 1, 5003, (1 << 20) + 3}, {64 * 1024, std::chrono::milliseconds(60'000)}))
     EXPECT_EQ(result.wrong, 0) << result.description;
 }
 
@@ -49,6 +51,20 @@ TEST(MpiTransport, GivesUpOnAPeerThatNeverSendsAtTheDeadline) {
   if (transport.rank() == 0) {
     EXPECT_NO_THROW(waitSomeWithin(transport, std::chrono::seconds(30)));
   }
+}
+
+// Every rank of a job on one machine shares memory with every other: after reserveChannels each peer
+// gets Open MPI's shared-memory eager payload, and before it none (the ranks have not agreed yet).
+TEST(MpiTransport, EagerBytesAreTheSharedMemoryLimitBetweenRanksOfOneMachine) {
+  const std::size_t payload = sharedMemoryEagerPayload();
+  if (payload == 0) GTEST_SKIP() << "this MPI library names no shared-memory eager limit";
+  MpiTransport transport(MPI_COMM_WORLD);
+  for (Rank peer = 0; peer < worldSize(); ++peer) EXPECT_EQ(transport.eagerBytes(peer), 0u) << peer;
+  transport.reserveChannels(1);
+  for (Rank peer = 0; peer < worldSize(); ++peer) EXPECT_EQ(transport.eagerBytes(peer), payload) << peer;
+  EXPECT_EQ(transport.eagerBytes(worldSize()), 0u);
+  // Under Open MPI 4's default limit of 4096 bytes.
+  EXPECT_EQ(payload + kEagerHeaderBytes, 4096u);
 }
 
 // A post repeated through one RepeatedPost is set up once and started again; where its memory moves, the
