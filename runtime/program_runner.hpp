@@ -3,7 +3,7 @@
 // ProgramExecution: every step the schedule allows is in flight at once. Large steps are split into
 // pieces of at most `pieceBytes`, posted together, so a receive-reduce adds each piece as it lands
 // (once its dependencies are done) while later pieces are still on the wire. A step a few times the
-// transport's eager limit is cut into eager messages instead, which need no handshake.
+// transport's eager limit is cut into as few even eager messages as hold it, which need no handshake.
 
 #include <chrono>
 #include <cstddef>
