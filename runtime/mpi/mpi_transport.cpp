@@ -84,6 +84,7 @@ MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channe
   if (repeated.slot >= static_cast<int>(persistent_.size()))
     throw std::logic_error("a repeated post names slot " + std::to_string(repeated.slot) + " of " +
                            std::to_string(persistent_.size()) + ": another transport's");
+  const int count = checkedCount(bytes);  // before anything changes: a post too large for MPI changes nothing
   if (repeated.slot >= 0) {
     Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
     if (kept.data == data && kept.bytes == bytes && kept.peer == peer && kept.channel == channel && kept.sending == sending)
@@ -99,9 +100,9 @@ MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channe
   Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
   kept = {MPI_REQUEST_NULL, data, bytes, peer, channel, sending};
   if (sending)
-    MPI_Send_init(data, checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &kept.request);
+    MPI_Send_init(data, count, MPI_BYTE, peer, channel, communicator_, &kept.request);
   else
-    MPI_Recv_init(const_cast<void*>(data), checkedCount(bytes), MPI_BYTE, peer, channel, communicator_, &kept.request);
+    MPI_Recv_init(const_cast<void*>(data), count, MPI_BYTE, peer, channel, communicator_, &kept.request);
   return kept.request;
 }
 
