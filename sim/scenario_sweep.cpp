@@ -19,11 +19,30 @@
 #include "topologies/platform_without_latency.hpp"
 
 namespace ddl {
+namespace {
+
+// The effects a sweep simulates each point under: the central ones, then with a range its pessimistic and
+// its optimistic end.
+std::vector<IterationEffects> effectsSimulated(const Scenario& scenario, bool effectRange) {
+  if (!effectRange) return {scenario.effects};
+  return {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+}
+
+// The most ranks the step engine holds at once for a point, over every effects set it runs.
+int mostRanksHeld(const IterationPlan& plan, const BucketAlgorithms& algorithms, const Cluster& cluster,
+                  const std::vector<IterationEffects>& effects, int gpus) {
+  const step::BucketEvening evening = step::eveningFor(plan, algorithms, gpus);
+  int most = 0;
+  for (const IterationEffects& each : effects)
+    most = std::max(most, step::simulatedRanks(plan, algorithms, cluster, each, evening));
+  return most;
+}
+
+}  // namespace
 
 double requireScenarioMemory(const Scenario& scenario, double computeScale, bool stepEngineWithoutTrace, bool effectRange) {
   const IterationPlan plan = scenario.iterationPlan(computeScale);
-  std::vector<IterationEffects> effects{scenario.effects};  // as ScenarioSweep simulates them
-  if (effectRange) effects = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+  const std::vector<IterationEffects> effects = effectsSimulated(scenario, effectRange);
   const std::vector<int> counts = scenario.simulatedGpuCounts();  // the baseline's too
   double most = 0;
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
@@ -39,12 +58,7 @@ double requireScenarioMemory(const Scenario& scenario, double computeScale, bool
               {CollectiveKind::Allreduce, gpus, plan.buckets()[b].elements.count, plan.workload().elementBytes}, algorithms[b].options);
           const Cluster cluster(scenario.topology, gpus, scenario.placement);
           const int netpoints = netpointsOf(cluster);
-          if (!held) {
-            held = stepEngineWithoutTrace ? 0 : gpus;
-            if (stepEngineWithoutTrace)
-              for (const IterationEffects& each : effects)
-                held = std::max(*held, step::simulatedRanks(plan, algorithms, cluster, each, step::eveningFor(plan, algorithms, gpus)));
-          }
+          if (!held) held = stepEngineWithoutTrace ? mostRanksHeld(plan, algorithms, cluster, effects, gpus) : gpus;
           most = std::max(most, estimatedSimulationBytes(schedule, netpoints, *held));
           requireSimulationMemory(schedule, netpoints,
                                   scenario.path + (i < scenario.gpuCounts.size() ? ": $.gpus[" + std::to_string(i) + "]"
@@ -177,9 +191,7 @@ ScenarioSweep::ScenarioSweep(const Scenario& scenario, double computeScale, bool
       effectRange_(effectRange), engine_(engine), listing_(std::make_unique<Listing>()) {
   if (effectRange && scenario.sourcedEffects.empty())
     throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
-  // The central effects, then with a range its pessimistic and its optimistic end.
-  effects_ = {scenario.effects};
-  if (effectRange) effects_ = {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+  effects_ = effectsSimulated(scenario, effectRange);
   const int baselineGpus = scenario.baselineGpus;
   Listing& listing = *listing_;
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
