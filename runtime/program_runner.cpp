@@ -70,9 +70,8 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
   return *prepared_.back();
 }
 
-Elements ProgramRunner::piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes) const {
+Elements ProgramRunner::piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes, std::size_t eager) {
   const std::size_t bytes = static_cast<std::size_t>(step.range.count) * elementBytes;
-  const std::size_t eager = transport_.eagerBytes(step.peer);
   if (eager < elementBytes || bytes <= eager || bytes > kEagerPiecesPerStep * eager) return pieceElements;
   // As few eager messages as hold the step, of even sizes: a 2-rank recursive-doubling allreduce of 4 KiB
   // went 1.2x as fast exchanging two messages of 2 KiB as 4032 bytes and 64
@@ -201,7 +200,7 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
       const std::size_t eager = transport_.eagerBytes(step.peer);
       if (p.cutFor.elementBytes != elementBytes || p.cutFor.eager != eager) {
         p.cutFor = {elementBytes, eager};
-        p.pieceElements = piecesFor(step, pieceElements, elementBytes);
+        p.pieceElements = piecesFor(step, pieceElements, elementBytes, eager);
         p.pieces = static_cast<int>((step.range.count + p.pieceElements - 1) / p.pieceElements);
         p.pieceArrived.resize(static_cast<std::size_t>(p.pieces));
         // Other pieces, other posts.

@@ -57,8 +57,8 @@ class ProgramRunner {
   struct Prepared;
   Prepared& prepare(const Program& program);
   // The elements of each of `step`'s pieces but the last: `pieceElements`, or fewer where the step is a
-  // few of the transport's eager messages long.
-  Elements piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes) const;
+  // few of the transport's eager messages (of `eager` bytes, its eagerBytes for the step's peer) long.
+  static Elements piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes, std::size_t eager);
   // Tells the transport that `prepared`'s posts will not be made again.
   void forgetPosts(Prepared& prepared);
   void runSteps(const Program& program, void* buffer, DataType type);

@@ -79,14 +79,18 @@ RequestId MpiTransport::postReceive(Rank peer, Channel channel, void* data, std:
   return track(request, peer, false);
 }
 
-MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channel, const void* data, std::size_t bytes,
-                                         RepeatedPost& repeated) {
-  if (repeated.slot >= static_cast<int>(persistent_.size()))
+MpiTransport::Persistent& MpiTransport::keptFor(const RepeatedPost& repeated) {
+  if (repeated.slot < 0 || repeated.slot >= static_cast<int>(persistent_.size()))
     throw std::logic_error("a repeated post names slot " + std::to_string(repeated.slot) + " of " +
                            std::to_string(persistent_.size()) + ": another transport's");
+  return persistent_[static_cast<std::size_t>(repeated.slot)];
+}
+
+MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channel, const void* data, std::size_t bytes,
+                                         RepeatedPost& repeated) {
   const int count = checkedCount(bytes);  // before anything changes: a post too large for MPI changes nothing
   if (repeated.slot >= 0) {
-    Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
+    Persistent& kept = keptFor(repeated);
     if (kept.data == data && kept.bytes == bytes && kept.peer == peer && kept.channel == channel && kept.sending == sending)
       return kept.request;
     MPI_Request_free(&kept.request);  // the post moved: its memory, most often
@@ -97,7 +101,7 @@ MPI_Request& MpiTransport::persistentFor(bool sending, Rank peer, Channel channe
     repeated.slot = static_cast<int>(persistent_.size());
     persistent_.emplace_back();
   }
-  Persistent& kept = persistent_[static_cast<std::size_t>(repeated.slot)];
+  Persistent& kept = keptFor(repeated);
   kept = {MPI_REQUEST_NULL, data, bytes, peer, channel, sending};
   if (sending)
     MPI_Send_init(data, count, MPI_BYTE, peer, channel, communicator_, &kept.request);
@@ -120,9 +124,7 @@ RequestId MpiTransport::postRepeatedReceive(Rank peer, Channel channel, void* da
 
 void MpiTransport::forgetRepeatedPost(RepeatedPost& repeated) {
   if (repeated.slot < 0) return;
-  if (repeated.slot >= static_cast<int>(persistent_.size()))
-    throw std::logic_error("forgetting slot " + std::to_string(repeated.slot) + " of " + std::to_string(persistent_.size()));
-  MPI_Request_free(&persistent_[static_cast<std::size_t>(repeated.slot)].request);
+  MPI_Request_free(&keptFor(repeated).request);
   freeSlots_.push_back(repeated.slot);
   repeated = {};
 }

@@ -46,6 +46,9 @@ class MpiTransport final : public Transport {
 
  private:
   RequestId track(MPI_Request request, Rank peer, bool sending);
+  struct Persistent;
+  // What `repeated` names (a slot of this transport's, else std::logic_error).
+  Persistent& keptFor(const RepeatedPost& repeated);
   // The persistent request `repeated` names, set up (again) where it describes another post.
   MPI_Request& persistentFor(bool sending, Rank peer, Channel channel, const void* data, std::size_t bytes,
                              RepeatedPost& repeated);
