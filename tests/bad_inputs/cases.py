@@ -654,6 +654,15 @@ CASES = [
           ("an unknown protocol", ["--protocol", "lazy"], ["--protocol"]),
           ("-b above -e", ["-b", "2M", "-e", "1M"], ["--min-bytes"]),
       ]],
+    *[Case(f"tune_this_machine: {name}", ["{source}/analysis/tune_this_machine", *flags, "--out", "{dir}/results"], expect)
+      for name, flags, expect in [
+          ("an unknown option", ["--rank", "2"], ["--rank"]),
+          ("one rank", ["--ranks", "1"], ["--ranks"]),
+          ("a rank count that is no number", ["--ranks", "two"], ["--ranks"]),
+          ("--jobs 0", ["--jobs", "0"], ["--jobs"]),
+          ("-b above -e", ["-b", "2M", "-e", "1M"], ["--min-bytes"]),
+          ("a size that is no size", ["-e", "lots"], ["--max-bytes"]),
+      ]],
     Case("tuning_check: a table that is no tuning table", ["{python}", "{source}/analysis/tuning_check", "flags", "{dir}/t.json"],
          ["t.json", "tuning table"], {"t.json": json.dumps(SWEEP)}),
     Case("tuning_check: a measurement missing", ["{python}", "{source}/analysis/tuning_check", "check", "{source}/" + TUNING, "{dir}"],
