@@ -260,6 +260,12 @@ def shell_functions(text):
     return set(re.findall(r"^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)", text, re.M))
 
 
+def sourced_files(text):
+    """The project files a shell script sources (`source "$repo/analysis/x.sh"`), as paths from the root: the
+    functions they define are the script's own, not programs."""
+    return set(re.findall(r"^\s*(?:source|\.)\s+\"?\$\{?repo\}?/([\w./-]+)\"?", text, re.M))
+
+
 def package_of(program):
     """The Debian package that installed `program`, None if it is not installed here."""
     path = shutil.which(program, path=SEARCH_PATH)
@@ -307,7 +313,11 @@ class EveryProgramIsInstalledTest(unittest.TestCase):
                 bare, strings = read_shell(shell)
                 bare = without_arithmetic_arrays_and_case_patterns(bare)
                 pythons += heredocs + strings  # python3 - <<'EOF' ... and python3 -c '...'
-                commands = {c for c in shell_commands(bare) - shell_functions(bare) if looks_like_a_program(c)}
+                functions = shell_functions(bare)
+                for sourced in sourced_files(shell):
+                    with open(os.path.join(REPO, sourced), encoding="utf-8") as library:
+                        functions |= shell_functions(library.read())
+                commands = {c for c in shell_commands(bare) - functions if looks_like_a_program(c)}
             for body in pythons:
                 commands |= python_programs(body)
                 for module in python_imports(body):
