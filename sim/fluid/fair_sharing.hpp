@@ -28,6 +28,8 @@
 #include <span>
 #include <vector>
 
+#include "sim/fluid/inline_list.hpp"
+
 namespace ddl::fluid {
 
 class FairSharing {
@@ -61,9 +63,22 @@ class FairSharing {
     double boundSum;
     double most;      // what they can put through: min(boundSum, limit)
   };
-  struct Resource {
+  // What every add and remove reads (whether it is slack, and its users) in its first cache line, the
+  // solve's scratch and the feeders after: at thousands of ranks the resources do not stay in cache, and
+  // with these fields spread over three lines each add and remove paid for up to three misses per resource.
+  struct alignas(64) Resource {
     double capacity = 0;
+    double boundSum = 0;  // of the users with a bound
+    double feed = 0;  // the most the users with a bound can put through: the sum of the feeders' most
     std::vector<ActivityId> users;
+    std::int32_t unboundedUsers = 0;
+    bool grouped = false;
+    // Scratch of a solve.
+    std::uint32_t visited = 0;
+    double remaining = 0;
+    double weight = 0;  // the unfixed users' total
+    std::int32_t unfixed = 0;
+    std::uint32_t version = 0;
     // In the order they appeared, so that a use keeps its feeder's index; found by `through` in
     // feederTable (open addressing, -1 empty) once they are too many to scan.
     // Kept only once the users' bounds alone first overfill it (`grouped`, from then on): elsewhere they
@@ -71,16 +86,6 @@ class FairSharing {
     // H100 GPUs, one NIC per GPU: a fifth slower when every resource kept them).
     std::vector<Feeder> feeders;
     std::vector<std::int32_t> feederTable;
-    double feed = 0;  // the most the users with a bound can put through: the sum of the feeders' most
-    double boundSum = 0;  // of the users with a bound
-    bool grouped = false;
-    std::int32_t unboundedUsers = 0;
-    // Scratch of a solve.
-    double remaining = 0;
-    double weight = 0;  // the unfixed users' total
-    std::int32_t unfixed = 0;
-    std::uint32_t version = 0;
-    std::uint32_t visited = 0;
   };
   struct Use {
     ResourceId resource;
@@ -88,18 +93,10 @@ class FairSharing {
     std::int32_t feeder;  // the index of the feeder it counts in, once the resource is grouped
   };
   struct Activity {
-    // Its uses inline up to kInlineUses (a message's route across a fat tree fits), beyond in `moreUses`:
-    // every solve and remove reads them for each activity it meets, and a separate allocation was one
-    // more cache miss each time (perf of the 4096-GPU iteration: remove's time went on such misses).
-    static constexpr std::size_t kInlineUses = 8;
-    std::array<Use, kInlineUses> inlineUses;
-    std::vector<Use> moreUses;
-    std::int32_t useCount = 0;
-    std::span<Use> uses() {
-      return useCount <= static_cast<std::int32_t>(kInlineUses) ? std::span<Use>(inlineUses.data(), static_cast<std::size_t>(useCount))
-                                                                 : std::span<Use>(moreUses);
-    }
-    std::span<const Use> uses() const { return const_cast<Activity*>(this)->uses(); }
+    // Inline up to 8 (a message's route across a fat tree fits): every solve and remove reads them for
+    // each activity it meets (perf of the 4096-GPU iteration: remove's time went on misses to a separate
+    // allocation).
+    InlineList<Use, 8> uses;
     double weight = 0;
     double bound = -1;
     double rate = 0;
@@ -116,7 +113,9 @@ class FairSharing {
     // The margin covers the sums' rounding; the rates it lets through exceed the capacity by at most kBrim.
     return resource.unboundedUsers == 0 && (resource.grouped ? resource.feed : resource.boundSum) <= resource.capacity * (1 + kBrim);
   }
-  ResourceId tighterThan(std::span<const Use> uses, std::size_t i) const;
+  double capacity(ResourceId r) const { return resources_[static_cast<std::size_t>(r)].capacity; }
+  ResourceId tightestOf(std::span<const Use> uses) const;
+  ResourceId tighterThan(ResourceId tightest, ResourceId r) const;
   void group(ResourceId r);
   std::int32_t feederOf(Resource& resource, ResourceId through);
   void feed(Resource& resource, std::int32_t feeder, double bound);

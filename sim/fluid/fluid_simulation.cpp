@@ -15,7 +15,7 @@ FluidSimulation::ActivityHandle FluidSimulation::start(double amount, double lat
   activity.rate = 0;
   activity.weight = weight;
   activity.bound = bound;
-  activity.resources.assign(resources.begin(), resources.end());
+  activity.resources.assign(resources);
   activity.shared = -1;
   activity.listener = listener;
   activity.tag = tag;
@@ -37,7 +37,7 @@ void FluidSimulation::share(ActivityHandle handle) {
     push(now_, EventKind::Finished, handle, activity.generation);
     return;
   }
-  activity.shared = sharing_.add(activity.resources, activity.weight, activity.bound);
+  activity.shared = sharing_.add(activity.resources.items(), activity.weight, activity.bound);
   if (ofShared_.size() <= static_cast<std::size_t>(activity.shared)) ofShared_.resize(static_cast<std::size_t>(activity.shared) + 1, -1);
   ofShared_[static_cast<std::size_t>(activity.shared)] = handle;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/fluid/fair_sharing.hpp"
+#include "sim/fluid/inline_list.hpp"
 
 namespace ddl::fluid {
 
@@ -52,7 +53,7 @@ class FluidSimulation {
     double rate = 0;
     double weight = 0;
     double bound = -1;
-    std::vector<ResourceId> resources;
+    InlineList<ResourceId, 8> resources;  // kept until its latency is paid: one cache miss fewer than a vector
     FairSharing::ActivityId shared = -1;
     Listener* listener = nullptr;
     std::uint64_t tag = 0;
