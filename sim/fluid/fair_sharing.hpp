@@ -23,7 +23,6 @@
 // them ended. A tighter resource is tighter by capacity, strictly, so no two resources are slack on each
 // other's account: the smallest of a chain is bounded by its users' bounds alone.
 
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
