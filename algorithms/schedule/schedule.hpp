@@ -35,7 +35,7 @@ class Schedule {
   // T > 0 where the schedule claims that rank (r + T) mod P runs rank r's program moved by T ranks: the same
   // steps in the same order, of the same kinds, sizes, channels and dependencies, each peer p moved to
   // (p + T) mod P (offsets may differ). T divides P. 0: no such claim. The step engine simulates ranks
-  // that do the same thing once (sim/step_symmetry.hpp); tests check every claim against the programs.
+  // that do the same thing once (sim/step/step_symmetry.hpp); tests check every claim against the programs.
   int translationPeriod() const { return translationPeriod_; }
   void claimTranslationPeriod(int period) { translationPeriod_ = period; }
 

@@ -2,7 +2,7 @@
 // What an iteration loses beyond its compute and its communication: stragglers, interference and
 // overheads. Each effect is a named parameter with a unit, off (zero) unless a scenario asks for it, and a
 // declaration (effectTable) of the value the project's sources give it, with a low-high range, the source
-// and the confidence. The simulator applies them (sim/iteration_simulation.hpp); ddlrun train runs what it
+// and the confidence. The simulator applies them (sim/engine/iteration_simulation.hpp); ddlrun train runs what it
 // runs and ignores them (measuring them, and fitting them, is the next step of issue 13).
 //
 // Draws are counter-based: a rank's draw depends only on the seed, the GPU count, the iteration and the

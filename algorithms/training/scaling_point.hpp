@@ -34,7 +34,7 @@ struct RunDescription {
   std::optional<std::string> precision;         // scaling studies: the gradients' element type ("fp32", "bf16")
   std::optional<std::string> computePrecision;  // scaling studies: the compute profile's ("fp32", "amp", "bf16")
   std::optional<std::string> fusion;            // scaling studies: the fusion policy ("size", "ddp", "horovod", "per-layer")
-  std::optional<std::string> engine;            // ddlsim: the engine that simulated it ("message" or "step", sim/engine_choice.hpp)
+  std::optional<std::string> engine;            // ddlsim: the engine that simulated it ("message" or "step", sim/registered_engines.hpp)
   // ddlsim: the effects that were on (algorithms/training/iteration_effects.hpp), by their scenario keys,
   // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from. Empty: none.
   std::map<std::string, double> effects;
@@ -65,7 +65,7 @@ struct ScalingPoint {
   // end; each a simulation of its own, not clamped to hold `efficiency`.
   std::optional<std::pair<double, double>> efficiencyRange;
   // ddlsim: where the step engine evened buckets to simulate ranks that do the same thing once (a flat ring
-  // of thousands of GPUs, sim/step_iteration.hpp), the largest relative change of a bucket's elements.
+  // of thousands of GPUs, sim/step/step_iteration.hpp), the largest relative change of a bucket's elements.
   std::optional<double> evenedBucketChange;
   std::vector<CollectiveMeasurement> collectives;
   // ddlrun train: the effects as it measured them, for ddlsim calibrate.

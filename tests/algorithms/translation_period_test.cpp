@@ -1,5 +1,5 @@
 // A schedule's claimed translation period (Schedule::translationPeriod) is a promise the step engine builds
-// on: it simulates rank r once for all of r, r + T, r + 2T, ... (sim/step_symmetry.hpp). Checked here on
+// on: it simulates rank r once for all of r, r + T, r + 2T, ... (sim/step/step_symmetry.hpp). Checked here on
 // every rank of every algorithm that makes one, at sizes where it is made and where it must not be.
 
 #include <algorithm>

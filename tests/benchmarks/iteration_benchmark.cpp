@@ -2,7 +2,7 @@
 // iteration each (as `ddlsim SCENARIO` runs per point, without the baseline and the no-latency twin), on
 // ENGINE, with the scenario's effects or without them. Prints the predicted iteration, the wall time of the
 // simulation and the peak resident memory of the process so far, and where the step engine evened buckets
-// to simulate ranks that do the same thing once (sim/step_iteration.hpp), by how much.
+// to simulate ranks that do the same thing once (sim/step/step_iteration.hpp), by how much.
 //
 //   iteration_benchmark SCENARIO GPUS message|step [--no-effects]
 
@@ -15,7 +15,7 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "scenarios/scenario.hpp"
-#include "sim/simulate_on.hpp"
+#include "sim/registered_engines.hpp"
 #include "topologies/cluster.hpp"
 
 int main(int argc, char** argv) {
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   try {
     const Scenario scenario = loadScenario(argv[1]);
     const int gpus = std::atoi(argv[2]);
-    const SimulationEngine engine = chooseEngine(engineChoiceNamed(argv[3], "ENGINE"));
+    const Engine& engine = engineNamed(argv[3], "ENGINE");
     const IterationEffects effects = argc == 5 ? IterationEffects{} : scenario.effects;
     const IterationPlan plan = scenario.iterationPlan();
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
@@ -35,12 +35,12 @@ int main(int argc, char** argv) {
       const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
       const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
       const auto start = std::chrono::steady_clock::now();
-      const IterationSimulation simulated = simulateIterationOn(engine, plan, algorithm, options, cluster, effects);
+      const IterationSimulation simulated = engine.iteration(plan, bucketAllreduces(plan, algorithm, options, gpus), cluster, effects);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       std::printf("%s at %d GPUs on the %s engine, %d iteration(s): %.6f s simulated in %.3f s, peak %.0f MB\n",
-                  algorithm.description(options).c_str(), gpus, std::string(toString(engine)).c_str(), simulated.iterations,
+                  algorithm.description(options).c_str(), gpus, std::string(engine.name()).c_str(), simulated.iterations,
                   simulated.iterationSeconds, wall, static_cast<double>(usage.ru_maxrss) / 1024);
       if (simulated.evenedBucketChange > 0) std::printf("  buckets evened by at most %.4f%%\n", 100 * simulated.evenedBucketChange);
     }

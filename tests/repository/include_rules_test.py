@@ -8,6 +8,9 @@ program, a node of its own above its folder, since nothing includes it. Between 
   reaching into algorithms/ for basics, sim/ and runtime/ never into each other);
 - inside runtime/, the core (runtime/*.hpp: Transport, World, RankContext) includes no transport, the
   transports include neither launch/ nor the subcommands, and launch/ no subcommand;
+- inside sim/, the wings are layers too: the engine interface, then the two engines, then the table of
+  engines, then the sweep and calibration, then the command line; the step engine (and its fluid solver)
+  never includes a file of SimGrid's engine nor a SimGrid header, and neither does the interface;
 - no folder is on a cycle of includes, anywhere;
 - algorithms/ outside its io/ module, and common/'s standard-library part, include no library header.
 
@@ -48,6 +51,18 @@ RUNTIME_LAYERS = [
     {"runtime/library"},
     {"runtime/pytorch"},
 ]
+
+# sim/'s wings, lowest first (sim/README.md): a folder includes only folders of its own layer or lower ones,
+# and the two engines, on one layer, never each other.
+SIM_LAYERS = [
+    {"sim/engine", "sim/step/fluid"},
+    {"sim/simgrid", "sim/step"},
+    {"sim"},
+    {"sim/sweep", "sim/calibration"},
+    {"sim/cli"},
+]
+# Folders that must not see SimGrid: the interface both engines implement, and the engine without it.
+WITHOUT_SIMGRID = ("sim/engine", "sim/step", "sim/step/fluid")
 
 # Headers of libraries: what a standard-library-only module must not include.
 LIBRARY_HEADER = re.compile(r"^(nlohmann/|CLI/|simgrid/|mpi\.h|cuda|nccl|gtest/|torch/)")
@@ -137,11 +152,15 @@ def cycles(edges):
     return found
 
 
-def runtime_layer(folder):
-    for level, layer in enumerate(RUNTIME_LAYERS):
+def layer_of(folder, layers):
+    for level, layer in enumerate(layers):
         if folder in layer:
             return level
     return None
+
+
+def runtime_layer(folder):
+    return layer_of(folder, RUNTIME_LAYERS)
 
 
 class IncludeRules(unittest.TestCase):
@@ -182,6 +201,30 @@ class IncludeRules(unittest.TestCase):
                     broken.append(f"{example}: {source if source_level is None else target} is in no layer of RUNTIME_LAYERS")
             elif target_level > source_level:
                 broken.append(f"{example}: {source} is below {target}")
+        self.assertEqual(broken, [])
+
+    def test_sim_wings_include_only_lower_ones(self):
+        broken = []
+        for (source, target), example in GRAPH.edges().items():
+            if top_of(source) != "sim" or top_of(target) != "sim" or source.endswith("(program)"):
+                continue
+            source_level, target_level = layer_of(source, SIM_LAYERS), layer_of(target, SIM_LAYERS)
+            if source_level is None or target_level is None:
+                broken.append(f"{example}: {source if source_level is None else target} is in no layer of SIM_LAYERS")
+            elif target_level > source_level:
+                broken.append(f"{example}: {source} is below {target}")
+            elif {source, target} == {"sim/simgrid", "sim/step"}:
+                broken.append(f"{example}: the two engines never include each other")
+        self.assertEqual(broken, [])
+
+    def test_the_step_engine_and_the_interface_never_see_simgrid(self):
+        broken = []
+        for path, included in GRAPH.includes:
+            if folder_of(path) in WITHOUT_SIMGRID and folder_of(included).startswith("sim/simgrid"):
+                broken.append(f"{path} includes {included}")
+        for path, text in GRAPH.texts.items():
+            if folder_of(path) in WITHOUT_SIMGRID:
+                broken += [f"{path} includes <{header}>" for header in SYSTEM_INCLUDE.findall(text) if header.startswith("simgrid")]
         self.assertEqual(broken, [])
 
     def test_standard_library_modules_include_no_library_header(self):

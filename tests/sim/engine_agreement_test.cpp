@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/collective_simulation.hpp"
-#include "sim/step_collective.hpp"
+#include "sim/simgrid/collective_on_simgrid.hpp"
+#include "sim/step/step_collective.hpp"
 #include "tests/sim/engine_agreement.hpp"
 #include "topologies/cluster.hpp"
 

@@ -5,7 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_sweep.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 #include "topologies/platform_without_latency.hpp"
 
 namespace ddl {
@@ -32,7 +33,7 @@ double routeLatency(const PlatformDescription& platform, Rank from, Rank to) {
 TEST(ExposedSplit, ARingOfOneBucketLosesTwoPMinusOneRoutesLatency) {
   for (int gpus : {2, 8, 16}) {
     const Scenario scenario = oneBucketAfterBackward(gpus, "ring");
-    const ScalingPoint point = simulateScenario(scenario).points.front();
+    const ScalingPoint point = simulateScenario(scenario, automaticEngine()).points.front();
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
     const double latency = routeLatency(cluster, 0, 1);  // every route of this flat cluster has the same
     ASSERT_TRUE(point.exposedLatencySeconds);
@@ -47,7 +48,7 @@ TEST(ExposedSplit, BothPartsAreNeverNegativeAndAddUpToTheExposedTime) {
     Scenario scenario = oneBucketAfterBackward(8, algorithm);
     scenario.overlapBackward = true;
     scenario.fusion.bucketBytes = 25 << 20;
-    for (const ScalingPoint& point : simulateScenario(scenario).points) {
+    for (const ScalingPoint& point : simulateScenario(scenario, automaticEngine()).points) {
       ASSERT_TRUE(point.exposedLatencySeconds) << algorithm;
       EXPECT_GE(*point.exposedLatencySeconds, 0) << algorithm;
       EXPECT_GE(point.exposedBandwidthSeconds(), 0) << algorithm;

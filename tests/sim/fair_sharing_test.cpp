@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "sim/fluid/fair_sharing.hpp"
+#include "sim/step/fluid/fair_sharing.hpp"
 
 namespace ddl {
 namespace {

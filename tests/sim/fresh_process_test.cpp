@@ -12,9 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "common/invalid_argument.hpp"
-#include "sim/fresh_process.hpp"
-#include "sim/scenario_sweep.hpp"
-#include "sim/simulation_error.hpp"
+#include "sim/engine/simulation_error.hpp"
+#include "sim/sweep/fresh_process.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 
 namespace ddl {
 namespace {

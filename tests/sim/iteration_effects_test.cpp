@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "algorithms/collectives/registry.hpp"
-#include "sim/iteration_simulation.hpp"
+#include "sim/simgrid/iteration_on_simgrid.hpp"
 #include "tests/sim/dedicated_link_platform.hpp"
 
 namespace ddl {

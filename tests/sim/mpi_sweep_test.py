@@ -1,6 +1,6 @@
 """`mpirun -np K ddlsim SCENARIO` splits the sweep over the job's ranks and writes what one ddlsim writes.
 
-Each rank simulates every K-th simulation of the sweep (sim/mpi_sweep_main.cpp); rank 0 gathers the values
+Each rank simulates every K-th simulation of the sweep (sim/sweep/mpi_sweep_main.cpp); rank 0 gathers the values
 over MPI and formats them. The output must be the same bytes as one process's, in every format and for
 every K, also where some ranks have nothing to simulate; bad input must exit 2 with one message and no
 output, as one ddlsim does.

@@ -1,7 +1,7 @@
 // The latency and bandwidth of a link level fitted from measured sweeps give back the values the sweeps
 // were made with, when the "measurements" are the simulator's own at known values: the fit inverts the
 // model exactly. And data that cannot identify both is refused.
-#include "sim/network_calibration.hpp"
+#include "sim/calibration/network_calibration.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "common/invalid_argument.hpp"
-#include "sim/collective_simulation.hpp"
+#include "sim/simgrid/collective_on_simgrid.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {

@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 #include <simgrid/s4u.hpp>
 
-#include "sim/platform_xml.hpp"
-#include "sim/simulated_platform.hpp"
+#include "sim/simgrid/platform_xml.hpp"
+#include "sim/simgrid/simulated_platform.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {

@@ -16,7 +16,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_sweep.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 
 namespace ddl {
 namespace {
@@ -37,7 +38,7 @@ using Key = std::pair<std::string, int>;  // algorithm name (first word of the l
 
 std::map<Key, ScalingPoint> points(const Scenario& scenario, bool range = false) {
   std::map<Key, ScalingPoint> byPoint;
-  for (const ScalingPoint& point : simulateScenario(scenario, {}, 1, range).points)
+  for (const ScalingPoint& point : simulateScenario(scenario, automaticEngine(), {1, range}).points)
     byPoint[{point.label.substr(0, point.label.find(' ')), point.gpus}] = point;
   return byPoint;
 }
@@ -49,7 +50,7 @@ std::map<Key, double> efficiencies(const Scenario& scenario) {
 }
 
 void expectFullAtTheBaselineAndNonIncreasing(const Scenario& scenario) {
-  const ScalingResults results = simulateScenario(scenario);
+  const ScalingResults results = simulateScenario(scenario, automaticEngine());
   std::map<std::string, double> previous;
   for (const ScalingPoint& point : results.points) {
     EXPECT_EQ(point.baselineGpus, scenario.baselineGpus);

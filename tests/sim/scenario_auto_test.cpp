@@ -9,8 +9,8 @@
 
 #include "algorithms/collectives/registry.hpp"
 #include "scenarios/scenario.hpp"
-#include "sim/scenario_sweep.hpp"
-#include "sim/simulate_on.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {
@@ -54,7 +54,7 @@ TEST(ScenarioAuto, SimulatesThePointWithTheChoicesAndRecordsThem) {
   scenario.sourcedEffects.clear();
   const ScenarioAlgorithm automatic = autoEntry(scenario);
   scenario.algorithms = {automatic};
-  const ScalingResults results = simulateScenario(scenario, {}, 1, false, 1, SimulationEngine::Step);
+  const ScalingResults results = simulateScenario(scenario, engineNamed("step", "engine"));
   ASSERT_EQ(results.points.size(), 1u);
   const ScalingPoint& point = results.points.front();
   EXPECT_EQ(point.algorithmName, "auto");
@@ -63,7 +63,7 @@ TEST(ScenarioAuto, SimulatesThePointWithTheChoicesAndRecordsThem) {
   const IterationPlan plan = scenario.iterationPlan();
   const BucketAlgorithms chosen = scenario.bucketAlgorithms(automatic, 16, plan);
   const IterationSimulation expected =
-      simulateIterationOn(SimulationEngine::Step, plan, chosen, Cluster(scenario.topology, 16, scenario.placement));
+      engineNamed("step", "engine").iteration(plan, bucketAllreduces(plan, chosen, 16), Cluster(scenario.topology, 16, scenario.placement));
   EXPECT_DOUBLE_EQ(point.iterationSeconds, expected.iterationSeconds);
   ASSERT_EQ(point.collectives.size(), chosen.size());
   for (std::size_t b = 0; b < chosen.size(); ++b) {
@@ -90,7 +90,7 @@ TEST(ScenarioAuto, TheShippedTablesAreWhatTheSimulatorSaysToday) {
         const Schedule schedule = makeSchedule(
             *candidate.choice.algorithm,
             {CollectiveKind::Allreduce, gpus, table.sizes[size] / table.elementBytes, table.elementBytes}, candidate.choice.options);
-        EXPECT_NEAR(candidate.seconds[size], simulateCollectiveOn(SimulationEngine::Step, schedule, cluster).seconds,
+        EXPECT_NEAR(candidate.seconds[size], engineNamed("step", "engine").collective(schedule, cluster).seconds,
                     1e-9 * candidate.seconds[size])
             << gpus << " GPUs, " << candidate.choice.label() << " at " << table.sizes[size] << " bytes";
       }

@@ -6,7 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_sweep.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 
 namespace ddl {
 namespace {
@@ -26,8 +27,8 @@ std::map<std::pair<std::string, int>, double> iterationTimes(const ScalingResult
 }
 
 TEST(ScenarioBaseline, EfficiencyIsTheBaselineIterationOverEachPoints) {
-  const auto times = iterationTimes(simulateScenario(minskyScenario({2, 4, 8}, 1)));
-  for (const ScalingPoint& point : simulateScenario(minskyScenario({4, 8}, 4)).points) {
+  const auto times = iterationTimes(simulateScenario(minskyScenario({2, 4, 8}, 1), automaticEngine()));
+  for (const ScalingPoint& point : simulateScenario(minskyScenario({4, 8}, 4), automaticEngine()).points) {
     EXPECT_EQ(point.baselineGpus, 4);
     const double baseline = times.at({point.algorithmName, 4});
     EXPECT_NEAR(point.baselineIterationSeconds(), baseline, 1e-9 * baseline) << point.label;
@@ -37,7 +38,7 @@ TEST(ScenarioBaseline, EfficiencyIsTheBaselineIterationOverEachPoints) {
     }
   }
   // A baseline $.gpus does not list is simulated all the same, and reported in no point of its own.
-  const ScalingResults unlisted = simulateScenario(minskyScenario({4, 8}, 2));
+  const ScalingResults unlisted = simulateScenario(minskyScenario({4, 8}, 2), automaticEngine());
   for (const ScalingPoint& point : unlisted.points) {
     EXPECT_NE(point.gpus, 2);
     EXPECT_NEAR(point.efficiency(), times.at({point.algorithmName, 2}) / point.iterationSeconds, 1e-9) << point.label;
@@ -45,7 +46,7 @@ TEST(ScenarioBaseline, EfficiencyIsTheBaselineIterationOverEachPoints) {
 }
 
 TEST(ScenarioBaseline, OneGpuIsTheComputeAlone) {
-  for (const ScalingPoint& point : simulateScenario(minskyScenario({1, 4}, 1)).points) {
+  for (const ScalingPoint& point : simulateScenario(minskyScenario({1, 4}, 1), automaticEngine()).points) {
     EXPECT_EQ(point.baselineGpus, 1);
     EXPECT_EQ(point.baselineIterationSeconds(), point.computeSeconds);
     EXPECT_DOUBLE_EQ(point.efficiency(), point.computeSeconds / point.iterationSeconds);

@@ -4,7 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/scenario_sweep.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 
 namespace ddl {
 namespace {
@@ -23,8 +24,8 @@ Scenario h200Scenario(const std::string& precision, const std::string& gradients
 }
 
 TEST(ScenarioPrecision, TheComputeProfileAndTheGradientTypeAreTheScenarios) {
-  const ScalingResults fp32 = simulateScenario(h200Scenario("fp32", "fp32"));
-  const ScalingResults bf16 = simulateScenario(h200Scenario("bf16", "bf16"));
+  const ScalingResults fp32 = simulateScenario(h200Scenario("fp32", "fp32"), automaticEngine());
+  const ScalingResults bf16 = simulateScenario(h200Scenario("bf16", "bf16"), automaticEngine());
   EXPECT_EQ(fp32.run.precision, "fp32");
   EXPECT_EQ(fp32.run.computePrecision, "fp32");
   EXPECT_EQ(bf16.run.precision, "bf16");
@@ -46,8 +47,8 @@ TEST(ScenarioPrecision, TwoByteGradientsHalveEveryBucketsBytes) {
   Scenario fp32 = h200Scenario("fp32", "fp32");
   Scenario bf16 = h200Scenario("fp32", "bf16");
   fp32.fusion.bucketBytes = bf16.fusion.bucketBytes = std::int64_t{1} << 40;
-  const ScalingPoint wide = simulateScenario(fp32).points.front();
-  const ScalingPoint narrow = simulateScenario(bf16).points.front();
+  const ScalingPoint wide = simulateScenario(fp32, automaticEngine()).points.front();
+  const ScalingPoint narrow = simulateScenario(bf16, automaticEngine()).points.front();
   ASSERT_EQ(wide.collectives.size(), 1u);
   ASSERT_EQ(narrow.collectives.size(), 1u);
   EXPECT_EQ(narrow.collectives.front().bytes, wide.collectives.front().bytes / 2);

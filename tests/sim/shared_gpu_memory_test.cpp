@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
-#include "sim/collective_simulation.hpp"
+#include "sim/simgrid/collective_on_simgrid.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "algorithms/collectives/registry.hpp"
-#include "sim/simulate_on.hpp"
+#include "sim/registered_engines.hpp"
 #include "tests/sim/dedicated_link_platform.hpp"
 
 namespace ddl {
@@ -45,32 +45,37 @@ TrainingWorkload workload() {
 }
 
 // An iteration of `ranks` ranks whose network costs next to nothing, on `engine`.
-double iteration(SimulationEngine engine, int ranks, std::optional<double> throughput, const IterationEffects& effects = {}) {
+double iteration(const Engine& engine, int ranks, std::optional<double> throughput, const IterationEffects& effects = {}) {
   const IterationPlan plan(workload(), 1 << 20);
   const OnOneMachine platform(CostModel::uniform(ranks, {1e-9, 1e-15}, 1e-15), throughput);
-  return simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, platform, effects).iterationSeconds;
+  return engine.iteration(plan, bucketAllreduces(plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, ranks), platform, effects)
+      .iterationSeconds;
 }
 
 // The same over links of 1 GB/s, whose carrying takes `work` seconds of a rank's compute per byte.
-double iterationCarrying(SimulationEngine engine, int ranks, double throughput, double work) {
+double iterationCarrying(const Engine& engine, int ranks, double throughput, double work) {
   const IterationPlan plan(workload(), 1 << 20);
   const OnOneMachine platform(CostModel::uniform(ranks, {1e-9, 1e-9}, 1e-15), throughput, work);
-  return simulateIterationOn(engine, plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, platform, {}).iterationSeconds;
+  return engine.iteration(plan, bucketAllreduces(plan, findAlgorithm(CollectiveKind::Allreduce, "ring"), {}, ranks), platform)
+      .iterationSeconds;
 }
 
-class SharedHost : public testing::TestWithParam<SimulationEngine> {};
+class SharedHost : public testing::TestWithParam<const Engine*> {
+ protected:
+  const Engine& engine() const { return *GetParam(); }
+};
 
 TEST_P(SharedHost, ARankAloneOrWithACoreOfItsOwnComputesAtItsOwnSpeed) {
   const double compute = workload().computeSeconds();
-  EXPECT_NEAR(iteration(GetParam(), 1, 1.5), compute, 1e-9);
-  EXPECT_NEAR(iteration(GetParam(), 2, 2.0), iteration(GetParam(), 2, std::nullopt), 1e-9);
-  EXPECT_NEAR(iteration(GetParam(), 2, std::nullopt), compute, 1e-4 * compute);
+  EXPECT_NEAR(iteration(engine(), 1, 1.5), compute, 1e-9);
+  EXPECT_NEAR(iteration(engine(), 2, 2.0), iteration(engine(), 2, std::nullopt), 1e-9);
+  EXPECT_NEAR(iteration(engine(), 2, std::nullopt), compute, 1e-4 * compute);
 }
 
 TEST_P(SharedHost, MoreRanksThanTheMachineDeliversStretchEveryPhaseByRanksOverThroughput) {
   const double compute = workload().computeSeconds();
   for (int ranks : {2, 4, 8})
-    EXPECT_NEAR(iteration(GetParam(), ranks, 1.5), compute * ranks / 1.5, 1e-4 * compute) << ranks << " ranks";
+    EXPECT_NEAR(iteration(engine(), ranks, 1.5), compute * ranks / 1.5, 1e-4 * compute) << ranks << " ranks";
 }
 
 TEST_P(SharedHost, TheOverlapContentionTakesItsShareOfTheSameMachine) {
@@ -78,57 +83,55 @@ TEST_P(SharedHost, TheOverlapContentionTakesItsShareOfTheSameMachine) {
   effects.overlapSlowdown = 0.5;
   // With the contention on the machine every rank shares, compute is slower than with the machine alone,
   // and no faster than when each rank has a core to share with its own contention only.
-  const double shared = iteration(GetParam(), 4, 1.5, effects);
-  EXPECT_GT(shared, iteration(GetParam(), 4, 1.5));
-  EXPECT_GT(shared, iteration(GetParam(), 4, std::nullopt, effects));
+  const double shared = iteration(engine(), 4, 1.5, effects);
+  EXPECT_GT(shared, iteration(engine(), 4, 1.5));
+  EXPECT_GT(shared, iteration(engine(), 4, std::nullopt, effects));
 }
 
 // A ring allreduce of 8 MB on 2 ranks over links of 1 GB/s: two steps, in each of which both ranks send 4 MB
 // (4 ms on the wire).
-double ringCarrying(SimulationEngine engine, double throughput, double work) {
+double ringCarrying(const Engine& engine, double throughput, double work) {
   const OnOneMachine platform(CostModel::uniform(2, {1e-9, 1e-9}, 1e-15), throughput, work);
   const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ring"), {CollectiveKind::Allreduce, 2, 2'000'000, 4}, {});
-  return simulateCollectiveOn(engine, schedule, platform).seconds;
+  return engine.collective(schedule, platform).seconds;
 }
 
 TEST_P(SharedHost, CarryingThatTheMachineHasRoomForCostsTheMessagesNothing) {
   // Each message's work runs at most at the wire's pace: 1e-9 s/B x 1 GB/s = one rank's speed, 2 at once.
-  EXPECT_NEAR(ringCarrying(GetParam(), 2.0, 1e-9), ringCarrying(GetParam(), 2.0, 0), 1e-9);
-  EXPECT_NEAR(ringCarrying(GetParam(), 2.0, 0), 8e-3, 1e-6);
+  EXPECT_NEAR(ringCarrying(engine(), 2.0, 1e-9), ringCarrying(engine(), 2.0, 0), 1e-9);
+  EXPECT_NEAR(ringCarrying(engine(), 2.0, 0), 8e-3, 1e-6);
 }
 
 TEST_P(SharedHost, CarryingThatTheMachineCannotKeepUpWithHoldsTheSendersToItsPace) {
   // 16 MB carried at 1e-9 s of work per byte on a machine of one rank's speed: 16 ms, not the wire's 8.
-  EXPECT_NEAR(ringCarrying(GetParam(), 1.0, 1e-9), 16e-3, 1e-6);
+  EXPECT_NEAR(ringCarrying(engine(), 1.0, 1e-9), 16e-3, 1e-6);
 }
 
 TEST_P(SharedHost, CarryingRunsBeforeComputeAndSlowsIt) {
   // 4 ranks on a machine of 2: the backward pass beside the allreduces loses what carrying takes.
-  const double free = iterationCarrying(GetParam(), 4, 2.0, 0);
-  const double carrying = iterationCarrying(GetParam(), 4, 2.0, 0.4e-9);
+  const double free = iterationCarrying(engine(), 4, 2.0, 0);
+  const double carrying = iterationCarrying(engine(), 4, 2.0, 0.4e-9);
   EXPECT_GT(carrying, free * 1.01);
   // Carrying as costly but with the machine to spare leaves the iteration as it was.
-  EXPECT_NEAR(iterationCarrying(GetParam(), 4, 100.0, 0.4e-9), iterationCarrying(GetParam(), 4, 100.0, 0), 1e-9);
+  EXPECT_NEAR(iterationCarrying(engine(), 4, 100.0, 0.4e-9), iterationCarrying(engine(), 4, 100.0, 0), 1e-9);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, SharedHost, testing::Values(SimulationEngine::Message, SimulationEngine::Step),
-                         [](const testing::TestParamInfo<SimulationEngine>& info) {
-                           return info.param == SimulationEngine::Step ? std::string("Step") : std::string("Message");
-                         });
+INSTANTIATE_TEST_SUITE_P(Engines, SharedHost, testing::ValuesIn(registeredEngines()),
+                         [](const testing::TestParamInfo<const Engine*>& info) { return std::string(info.param->name()); });
 
 TEST(SharedHost, BothEnginesAgreeWithContention) {
   IterationEffects effects;
   effects.overlapSlowdown = 0.5;
   for (int ranks : {2, 4}) {
-    const double message = iteration(SimulationEngine::Message, ranks, 1.5, effects);
-    EXPECT_NEAR(iteration(SimulationEngine::Step, ranks, 1.5, effects), message, 1e-4 * message) << ranks << " ranks";
+    const double message = iteration(engineNamed("message", "engine"), ranks, 1.5, effects);
+    EXPECT_NEAR(iteration(engineNamed("step", "engine"), ranks, 1.5, effects), message, 1e-4 * message) << ranks << " ranks";
   }
 }
 
 TEST(SharedHost, BothEnginesAgreeWithCarrying) {
   for (int ranks : {2, 4}) {
-    const double message = iterationCarrying(SimulationEngine::Message, ranks, 1.5, 0.4e-9);
-    EXPECT_NEAR(iterationCarrying(SimulationEngine::Step, ranks, 1.5, 0.4e-9), message, 1e-4 * message) << ranks << " ranks";
+    const double message = iterationCarrying(engineNamed("message", "engine"), ranks, 1.5, 0.4e-9);
+    EXPECT_NEAR(iterationCarrying(engineNamed("step", "engine"), ranks, 1.5, 0.4e-9), message, 1e-4 * message) << ranks << " ranks";
   }
 }
 

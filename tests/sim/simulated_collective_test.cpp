@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
-#include "sim/collective_simulation.hpp"
-#include "tests/sim/dedicated_link_platform.hpp"
-#include "sim/simulation_error.hpp"
-#include "topologies/cluster.hpp"
+#include "sim/engine/simulation_error.hpp"
+#include "sim/simgrid/collective_on_simgrid.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
+#include "tests/sim/dedicated_link_platform.hpp"
+#include "topologies/cluster.hpp"
 
 namespace ddl {
 namespace {

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
+#include "sim/simgrid/iteration_on_simgrid.hpp"
 #include "tests/sim/dedicated_link_platform.hpp"
-#include "sim/iteration_simulation.hpp"
 
 namespace ddl {
 namespace {

@@ -1,5 +1,5 @@
 // The step engine gives the SimGrid engine's answers: the same collective, run by the same rules over the
-// same equations (sim/step_platform.hpp), ends on every rank at the same time, on every shipped topology,
+// same equations (sim/step/step_platform.hpp), ends on every rank at the same time, on every shipped topology,
 // for every algorithm, including where messages contend for links and where ranks run back to back; and
 // the same iteration takes the same time, phase by phase, with and without effects.
 
@@ -9,11 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/collective_simulation.hpp"
-#include "sim/simulation_error.hpp"
-#include "sim/step_collective.hpp"
-#include "sim/step_iteration.hpp"
 #include "scenarios/scenario.hpp"
+#include "sim/engine/simulation_error.hpp"
+#include "sim/simgrid/collective_on_simgrid.hpp"
+#include "sim/simgrid/iteration_on_simgrid.hpp"
+#include "sim/step/step_collective.hpp"
+#include "sim/step/step_iteration.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
 #include "tests/sim/dedicated_link_platform.hpp"
 #include "tests/sim/engine_agreement.hpp"
@@ -29,7 +30,7 @@ constexpr double kAgreement = 1e-4;
 Topology shipped(const std::string& name) { return loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/" + name + ".json"); }
 
 // Every rank's end, not only the last: a rank off the critical path that ends at another time is a
-// disagreement too (it is how SimGrid's lazy update, sim/network_model.hpp, was found).
+// disagreement too (it is how SimGrid's lazy update, sim/simgrid/network_model.hpp, was found).
 void expectAgreement(const Topology& topology, int ranks, Placement placement, std::int64_t bytes, int runs) {
   const Cluster cluster(topology, ranks, placement);
   for (const testing::EngineCase& shape : testing::engineCases(ranks, topology.node.gpus, bytes)) {
@@ -96,10 +97,10 @@ void expectIterationAgreement(const Scenario& scenario, const IterationEffects& 
   const IterationPlan plan = scenario.iterationPlan();
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
-    const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
+    const BucketAllreduces buckets = bucketAllreduces(plan, scenario.bucketAlgorithms(choice, gpus, plan), gpus);
     IterationTimeline messageTimeline, stepTimeline;
-    const IterationSimulation message = simulateIteration(plan, algorithms, cluster, effects, &messageTimeline, "g");
-    const IterationSimulation step = step::simulateIteration(plan, algorithms, cluster, effects, &stepTimeline, "g");
+    const IterationSimulation message = simulateIteration(plan, buckets, cluster, effects, &messageTimeline, "g");
+    const IterationSimulation step = step::simulateIteration(plan, buckets, cluster, effects, &stepTimeline, "g");
     const std::string label = scenario.name + ", " + scenario.labelFor(choice, gpus) + " at " + std::to_string(gpus) + " GPUs, " + what;
     EXPECT_NEAR(step.iterationSeconds, message.iterationSeconds, kAgreement * message.iterationSeconds) << label;
     EXPECT_EQ(step.iterations, message.iterations) << label;
@@ -153,7 +154,7 @@ std::vector<double> lazyUpdateCase(const std::string& optim, double receiver1At)
   return ends;
 }
 
-// Why the SimGrid engine runs under network/optim:Full (sim/network_model.hpp): SimGrid's default Lazy
+// Why the SimGrid engine runs under network/optim:Full (sim/simgrid/network_model.hpp): SimGrid's default Lazy
 // update ends a transfer early in this pattern. If this test fails because Lazy is right, SimGrid fixed it.
 TEST(StepEngine, SimGridsLazyUpdateEndsATransferEarlyWhereItsFullUpdateDoesNot) {
   const double alone = 3.4e-6 + 262144 / 20e9;

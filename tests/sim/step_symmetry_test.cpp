@@ -1,4 +1,4 @@
-// Ranks that do the same thing are simulated once (sim/step_symmetry.hpp): the step engine finds the
+// Ranks that do the same thing are simulated once (sim/step/step_symmetry.hpp): the step engine finds the
 // smallest translation of the ranks that maps a schedule and its platform onto themselves, simulates one
 // period of ranks, and gives every rank the time of the rank that stands for it. Specified here: which
 // translations it finds, that a link every translate crosses gives each its share, that nothing is claimed
@@ -8,9 +8,9 @@
 
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/registry.hpp"
-#include "sim/step_collective.hpp"
-#include "sim/step_iteration.hpp"
-#include "sim/step_symmetry.hpp"
+#include "sim/step/step_collective.hpp"
+#include "sim/step/step_iteration.hpp"
+#include "sim/step/step_symmetry.hpp"
 #include "tests/sim/engine_agreement.hpp"
 #include "topologies/cluster.hpp"
 #include "topologies/topology.hpp"
@@ -129,10 +129,9 @@ TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
   // Layers of 64 Ki elements: every bucket's ring has chunks of one size at 256 GPUs.
   const IterationPlan plan(eightLayersOf(64 * 1024), 256 * 1024);
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
-  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
-  const std::vector<Schedule> buckets = bucketSchedules(plan, ring, 256);
-  ASSERT_EQ(buckets.size(), 8u);
-  ASSERT_EQ(findRankSymmetry(buckets, cluster)->period, 128);
+  const BucketAllreduces ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
+  ASSERT_EQ(ring.schedules.size(), 8u);
+  ASSERT_EQ(findRankSymmetry(ring.schedules, cluster)->period, 128);
   IterationEffects overlap;
   overlap.overlapSlowdown = 0.3;  // alike on every rank: the symmetry holds
   for (const IterationEffects& effects : {IterationEffects{}, overlap}) {
@@ -149,7 +148,7 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
   // Layers of 64 Ki + 100 elements: blocks of 256 and 257 elements at 256 GPUs, no translation as given.
   const IterationPlan plan(eightLayersOf(64 * 1024 + 100), 256 * 1024);
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
-  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
+  const BucketAllreduces ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
   const IterationSimulation exact = step::simulateIteration(plan, ring, cluster);
   EXPECT_EQ(exact.evenedBucketChange, 0);
   const IterationSimulation evened =
@@ -167,18 +166,17 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
 TEST(RankSymmetry, DdlsimEvensBucketsOnlyWhereSimulatingThemAsGivenWouldNotFit) {
   // ResNet-50's buckets: a flat ring holds 2(P-1) steps per rank, past 2^26 in all from 5,794 GPUs on.
   const IterationPlan plan(eightLayersOf(6'000'000), 25 * 1024 * 1024);
-  const BucketAlgorithms ring = sameForEveryBucket(plan, kRingAllreduce, {});
-  EXPECT_EQ(step::eveningFor(plan, ring, 4096), step::BucketEvening::Forbid);
-  EXPECT_EQ(step::eveningFor(plan, ring, 8192), step::BucketEvening::Allow);
+  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kRingAllreduce, {}, 4096)), step::BucketEvening::Forbid);
+  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kRingAllreduce, {}, 8192)), step::BucketEvening::Allow);
   // Halving-doubling holds 2 log2(P) steps per rank: never.
-  EXPECT_EQ(step::eveningFor(plan, sameForEveryBucket(plan, kHalvingDoublingAllreduce, {}), 16384), step::BucketEvening::Forbid);
+  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kHalvingDoublingAllreduce, {}, 16384)), step::BucketEvening::Forbid);
 }
 
 TEST(RankSymmetry, ABucketOfFewerElementsThanGpusIsNeverEvened) {
   // Blocks of one element and of none: a message and no message, which no evening keeps.
   const IterationPlan plan(eightLayersOf(200), 200 * 4);  // a bucket per layer
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
-  const IterationSimulation simulated = step::simulateIteration(plan, sameForEveryBucket(plan, kRingAllreduce, {}), cluster, {},
+  const IterationSimulation simulated = step::simulateIteration(plan, bucketAllreduces(plan, kRingAllreduce, {}, 256), cluster, {},
                                                                 nullptr, "", RankSymmetryUse::Exploit, step::BucketEvening::Allow);
   EXPECT_EQ(simulated.evenedBucketChange, 0);
 }

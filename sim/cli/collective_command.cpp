@@ -1,0 +1,185 @@
+#include "sim/cli/collective_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/algorithm_flags.hpp"
+#include "algorithms/io/collective_sweep_json.hpp"
+#include "algorithms/io/schedule_file.hpp"
+#include "common/byte_sizes.hpp"
+#include "common/cli_checks.hpp"
+#include "common/invalid_argument.hpp"
+#include "common/output_file.hpp"
+#include "sim/cli/human_units.hpp"
+#include "sim/cli/topology_flags.hpp"
+#include "sim/registered_engines.hpp"
+#include "sim/sweep/simulation_memory.hpp"
+
+namespace ddl {
+namespace {
+
+struct Arguments {
+  AlgorithmFlags algorithm;
+  TopologyFlags topology;
+  int gpus = 0;
+  std::string bytes = "102228128";  // ResNet-50's fp32 gradients (docs/reference/README.md)
+  std::string minBytes;
+  std::string maxBytes;
+  double factor = 2;
+  int elementBytes = 4;
+  int runs = 1;
+  bool json = false;
+  std::string configuration;
+  std::string out;
+  std::string scheduleFile;
+  std::string engine = "auto";
+  CLI::App* command = nullptr;
+};
+
+// The sizes to simulate: --bytes alone, or --min-bytes to --max-bytes by --factor as ddlrun bench does.
+std::vector<std::int64_t> sizesOf(const Arguments& args) {
+  const bool sweep = !args.minBytes.empty() || !args.maxBytes.empty();
+  if (!sweep) {
+    const std::int64_t bytes = parseByteSize(args.bytes, "--bytes");
+    if (bytes % args.elementBytes != 0)
+      throw InvalidArgument("--bytes", std::to_string(bytes) + " is not a whole number of " +
+                                           std::to_string(args.elementBytes) + "-byte elements");
+    return {bytes};
+  }
+  if (args.command->count("--bytes")) throw InvalidArgument("--bytes", "give --bytes or --min-bytes/--max-bytes, not both");
+  const std::int64_t low = parseByteSize(args.minBytes.empty() ? args.maxBytes : args.minBytes, "--min-bytes");
+  const std::int64_t high = parseByteSize(args.maxBytes.empty() ? args.minBytes : args.maxBytes, "--max-bytes");
+  return sweepByteSizes(low, high, args.factor, args.elementBytes);
+}
+
+// --schedule FILE: the file gives the algorithm, the ranks, the size and the element size.
+Schedule loadScheduleFile(Arguments& args) {
+  args.algorithm.requireNoneGiven("--schedule");
+  for (const char* option : {"--bytes", "--min-bytes", "--max-bytes", "--factor", "--element-bytes"})
+    if (args.command->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
+  Schedule schedule = loadVerifiedSchedule(args.scheduleFile, "--schedule");
+  if (args.command->count("--gpus") && args.gpus != schedule.ranks())
+    throw InvalidArgument("--gpus", std::to_string(args.gpus) + ", but " + args.scheduleFile + " is a schedule for " +
+                                        std::to_string(schedule.ranks()) + " ranks");
+  args.gpus = schedule.ranks();
+  args.elementBytes = schedule.spec().elementBytes;
+  return schedule;
+}
+
+int run(Arguments& args) {
+  std::optional<Schedule> file;
+  if (!args.scheduleFile.empty()) file.emplace(loadScheduleFile(args));
+  if (!args.command->count("--gpus") && !file) throw InvalidArgument("--gpus", "required");
+  const std::vector<std::int64_t> sizes =
+      file ? std::vector<std::int64_t>{file->spec().elements * file->spec().elementBytes} : sizesOf(args);
+  const CollectiveKind kind = file ? file->spec().kind : args.algorithm.collective();
+  const bool tuned = !file && args.algorithm.tuned();
+  // One algorithm for every size, unless a tuning table chooses per size.
+  const std::optional<AlgorithmChoice> fixed =
+      file || tuned ? std::nullopt : std::optional<AlgorithmChoice>(AlgorithmChoice{&args.algorithm.algorithm(), args.algorithm.options()});
+  const Engine& engine = engineNamed(args.engine, "--engine");
+  const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
+  if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name);
+  // Bad options, and a case too large for this machine, fail before any output: at the largest size, and
+  // with a tuning table at every size, whose choice may hold more steps than the largest's (a ring at a
+  // small size, halving-doubling at the largest).
+  for (std::size_t s = tuned ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
+    const Schedule schedule =
+        file ? *file : args.algorithm.schedule({kind, args.gpus, sizes[s] / args.elementBytes, args.elementBytes}, "--gpus");
+    requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
+                            "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
+                            engine.ranksHeld(schedule, cluster));
+  }
+
+  CollectiveSweep sweep;
+  sweep.source = "ddlsim collective";
+  sweep.run = describeRun("ddlsim", "simulated");
+  sweep.run.engine = std::string(engine.name());
+  sweep.configuration = args.configuration;
+  sweep.collective = toString(kind);
+  // A schedule file's algorithm is the file; its label is the description it carries.
+  sweep.algorithmName = fixed ? std::string(fixed->algorithm->name) : tuned ? "auto" : "schedule file";
+  if (fixed) sweep.parameters = fixed->options;
+  sweep.label = fixed ? fixed->label() : tuned ? "auto" : file->description();
+  sweep.ranks = args.gpus;
+  sweep.hosts = cluster.nodes();
+  sweep.ranksPerHost = cluster.ranksOnBusiestNode();
+  sweep.type = elementTypeName(args.elementBytes);
+  sweep.busFactor = busBandwidthFactor(kind, args.gpus);
+  for (std::int64_t bytes : sizes) {
+    const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
+    const std::optional<AlgorithmChoice> choice =
+        file ? std::nullopt : std::optional<AlgorithmChoice>(args.algorithm.choiceFor(static_cast<double>(bytes)));
+    const Schedule schedule = file ? *file : makeSchedule(*choice->algorithm, spec, choice->options);
+    const double seconds = engine.collective(schedule, cluster, args.runs).seconds;
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "",
+                          tuned ? choice->label() : ""});
+  }
+  collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
+  writeOutput(args.out, [&](std::ostream& out) {
+    if (args.json) {
+      out << collectiveSweepToJson(sweep).dump(1) << "\n";
+      return;
+    }
+    out << "collective  " << sweep.label << " " << sweep.collective << " on " << args.gpus << " GPUs of "
+        << cluster.topology().name << " (" << cluster.nodes() << " nodes), simulated by the " << engine.name()
+        << " engine\n";
+    char line[160];
+    std::snprintf(line, sizeof line, "%14s %12s %12s %12s", "bytes", "time", "algbw", "busbw");
+    out << line << (tuned ? "  chosen\n" : "\n");
+    for (const CollectiveSweepRow& row : sweep.rows) {
+      const double algbw = row.result.seconds > 0 ? static_cast<double>(row.bytes) / row.result.seconds : 0;
+      std::snprintf(line, sizeof line, "%14lld %12s %12s %12s", static_cast<long long>(row.bytes),
+                    formatSeconds(row.result.seconds).c_str(), formatRate(algbw).c_str(),
+                    formatRate(algbw * sweep.busFactor).c_str());
+      out << line << (tuned ? "  " + row.chosen : "") << "\n";
+    }
+  });
+  return 0;
+}
+
+}  // namespace
+
+void addCollectiveCommand(CLI::App& app, int& exitCode) {
+  auto args = std::make_shared<Arguments>();
+  CLI::App* command = app.add_subcommand("collective", "Simulate one collective on a topology: time, algbw, busbw.");
+  args->command = command;
+  args->algorithm.addTo(command);
+  command->add_option("--topology", args->topology.topology(), "Topology: a name under topologies/ or a file");
+  args->topology.addTo(command);
+  command->add_option("--gpus", args->gpus, "Number of GPUs (ranks)")->check(CLI::Range(1, kMaxRanks));
+  command->add_option("--schedule", args->scheduleFile,
+                      "Simulate the schedule in this file (ddlsim schedule --json writes one; ddlrun bench --schedule "
+                      "runs it) instead of an algorithm: it gives the ranks, the size and the element size, and is "
+                      "verified first")
+      ->check(readableFile());
+  command->add_option("--bytes", args->bytes, "Buffer size in bytes (K, M, G suffixes)")->capture_default_str();
+  command->add_option("-b,--min-bytes", args->minBytes, "Sweep sizes from this ...");
+  command->add_option("-e,--max-bytes", args->maxBytes, "... to this ...");
+  command->add_option("-f,--factor", args->factor, "... multiplying by this, as ddlrun bench does")
+      ->check(finiteIn(1, 1024))
+      ->capture_default_str();
+  command->add_option("--configuration", args->configuration, "A label for the JSON results, to join them with ddlrun's")
+      ->check(utf8Text());
+  command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
+  command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->check(CLI::Range(1, 1024))->capture_default_str();
+  command->add_option("-n,--iters", args->runs,
+                      "Runs timed back to back after one common start, as ddlrun bench -n times them; the time is "
+                      "the slowest rank's average")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
+  command->add_option("--engine", args->engine, engineHelp())->capture_default_str();
+  command->footer(
+      "algbw is bytes / time; busbw is algbw times nccl-tests' bus factor (allreduce 2(n-1)/n, reduce-scatter and\n"
+      "all-gather (n-1)/n). Every rank starts together; either engine models contention on every link of the routes.\n"
+      "With -n above 1 a rank starts its next run as soon as it finishes one, as in ddlrun bench and nccl-tests.\n\n"
+      "Example:\n  ddlsim collective --algorithm ddl --dims 4x16x4 --topology minsky-p100-ib-edr --gpus 256");
+  command->callback([args, &exitCode] { exitCode = run(*args); });
+}
+
+}  // namespace ddl

@@ -1,0 +1,83 @@
+#include "sim/cli/python_plot.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/invalid_argument.hpp"
+
+#ifndef DDLSCALE_SOURCE_DIR
+#error "DDLSCALE_SOURCE_DIR must name the source tree, where analysis/'s plotters live"
+#endif
+
+extern char** environ;
+
+namespace ddl {
+namespace {
+
+// The exit status of `arguments` run without a shell (standard output discarded when `quiet`), or -1 if it
+// could not start.
+int runProgram(const std::vector<std::string>& arguments, bool quiet) {
+  std::vector<char*> argv;
+  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (quiet) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t child = 0;
+  const int started = posix_spawnp(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (started != 0) return -1;
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+PythonPlotter findPlotter(const std::string& out, const std::string& name) {
+  const std::string extension = std::filesystem::path(out).extension().string();
+  if (extension != ".png" && extension != ".svg" && extension != ".pdf")
+    throw InvalidArgument("--plot", "'" + out + "' must end in .png, .svg or .pdf");
+  const std::string script = std::string(DDLSCALE_SOURCE_DIR) + "/analysis/" + name;
+  if (access(script.c_str(), R_OK) != 0) throw InvalidArgument("--plot", "the plotter " + script + " is missing");
+  // Debian's python3 first: a python3 earlier on PATH (pyenv) may lack Debian's matplotlib.
+  for (const char* python : {"/usr/bin/python3", "python3"})
+    if (runProgram({python, "-c", "import matplotlib"}, true) == 0) return {python, script};
+  throw InvalidArgument("--plot", "needs a Python with matplotlib (Debian: apt-get install python3-matplotlib)");
+}
+
+void plotWithPython(const PythonPlotter& plotter, const nlohmann::json& results, const std::vector<std::string>& arguments,
+                    const std::string& out) {
+  char name[] = "/tmp/ddlsim-plot-XXXXXX.json";
+  const int handle = mkstemps(name, 5);
+  if (handle < 0) throw std::runtime_error("--plot: cannot make a temporary file for the results");
+  close(handle);
+  {
+    std::ofstream file(name);
+    file << results.dump() << "\n";
+  }
+  std::vector<std::string> command{plotter.python, plotter.script, name};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  command.insert(command.end(), {"--out", out});
+  const int status = runProgram(command, false);
+  std::remove(name);
+  if (status != 0) throw std::runtime_error("--plot: " + plotter.script + " exited with status " + std::to_string(status));
+}
+
+}  // namespace ddl

@@ -1,0 +1,44 @@
+#include "sim/registered_engines.hpp"
+
+#include "common/invalid_argument.hpp"
+#include "common/nearest_name.hpp"
+#include "sim/simgrid/simgrid_engine.hpp"
+#include "sim/step/step_engine.hpp"
+
+namespace ddl {
+namespace {
+
+// What "auto" chooses.
+constexpr std::string_view kAutomaticEngine = "step";
+
+}  // namespace
+
+const std::vector<const Engine*>& registeredEngines() {
+  static const SimGridEngine simgrid;
+  static const StepEngine step;
+  static const std::vector<const Engine*> engines{&simgrid, &step};
+  return engines;
+}
+
+const Engine& automaticEngine() { return engineNamed(kAutomaticEngine, "auto"); }
+
+const Engine& engineNamed(std::string_view name, const std::string& field) {
+  const std::string_view wanted = name == "auto" ? kAutomaticEngine : name;
+  std::vector<std::string_view> names{"auto"};
+  for (const Engine* engine : registeredEngines()) {
+    if (engine->name() == wanted) return *engine;
+    names.push_back(engine->name());
+  }
+  throw InvalidArgument(field, "'" + std::string(name) + "' is not " + listOfNames(names) + didYouMean(name, names));
+}
+
+std::string engineHelp() {
+  std::string help = "auto (" + std::string(kAutomaticEngine) + ")";
+  const std::vector<const Engine*>& engines = registeredEngines();
+  for (std::size_t e = 0; e < engines.size(); ++e)
+    help += std::string(e + 1 == engines.size() ? " or " : ", ") + std::string(engines[e]->name()) + " (" +
+            std::string(engines[e]->description()) + ")";
+  return help;
+}
+
+}  // namespace ddl

@@ -1,0 +1,48 @@
+#pragma once
+// simulateIteration on the step engine: the compute and communication of every GPU as two state machines
+// per rank, doing what sim/simgrid/iteration_on_simgrid.cpp's two actors do, in the same order, over the same
+// equations (sim/step/step_platform.hpp): forward and backward as executions on the rank's one compute core,
+// a bucket's allreduce once it is full (and Horovod's tick has come, and the per-allreduce overhead is
+// slept), the optimizer after the last, and, while a rank's collective runs, an execution of priority s
+// on the same core, so that compute beside communication runs 1/(1+s) as fast.
+//
+// Ranks that do the same thing are simulated once (sim/step/step_symmetry.hpp) where every bucket's schedule
+// claims a translation the platform keeps, every rank computes alike (no effect drawn per rank), and no
+// timeline is asked for (it would hold the simulated ranks' spans only).
+//
+// A ring whose ranks do not divide a bucket has blocks of two sizes and claims none: 16,384 ranks of it
+// are 32,766 steps each, all held at once (about 174 GB). With BucketEvening::Allow, where no translation
+// holds as given, each bucket whose schedule claims none is simulated with its elements rounded to the
+// nearest multiple of the GPUs, if that makes one hold and every such bucket has an element per GPU: every
+// message then differs from its own by at most one element, and the result says by how much the buckets
+// changed (evenedBucketChange).
+
+#include <string>
+
+#include "algorithms/training/iteration_effects.hpp"
+#include "algorithms/training/iteration_timeline.hpp"
+#include "sim/engine/iteration_simulation.hpp"
+#include "sim/step/step_collective.hpp"
+#include "topologies/platform_description.hpp"
+
+namespace ddl::step {
+
+enum class BucketEvening { Forbid, Allow };
+
+// ddlsim's choice: evening where simulating every bucket as given would hold more than this many steps at
+// once (the largest bucket's program on every rank; about 10 GB at sim/sweep/simulation_memory.hpp's 160 bytes a
+// step): a flat ring from 5,794 GPUs on. Below it every bucket is simulated as given, exactly.
+inline constexpr double kExactHeldStepsLimit = 1 << 26;
+BucketEvening eveningFor(const IterationPlan& plan, const BucketAllreduces& buckets);
+
+// The ranks simulateIteration simulates (no timeline): one period of them, or all.
+int simulatedRanks(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+                   const IterationEffects& effects, BucketEvening evening);
+
+IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+                                      const PlatformDescription& platform, const IterationEffects& effects = {},
+                                      IterationTimeline* timeline = nullptr, const std::string& group = "",
+                                      RankSymmetryUse symmetry = RankSymmetryUse::Exploit,
+                                      BucketEvening evening = BucketEvening::Forbid);
+
+}  // namespace ddl::step

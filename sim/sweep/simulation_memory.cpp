@@ -1,0 +1,54 @@
+#include "sim/sweep/simulation_memory.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
+
+namespace ddl {
+namespace {
+
+double heldSteps(const Schedule& schedule, int heldRanks) {
+  const int ranks = schedule.ranks();
+  std::int64_t steps = 0;
+  for (Rank rank : {0, ranks / 2, ranks - 1}) steps = std::max<std::int64_t>(steps, schedule.program(rank).size());
+  return static_cast<double>(steps) * heldRanks;
+}
+
+// The most memory mappings one process may have (vm.max_map_count; Linux's default where unreadable).
+long maxMapCount() {
+  std::ifstream file("/proc/sys/vm/max_map_count");
+  long count = 65530;
+  file >> count;
+  return count;
+}
+
+}  // namespace
+
+int netpointsOf(const Cluster& cluster) {
+  return cluster.hosts() + (cluster.topology().node.sharedMemory ? cluster.nodes() : 0);
+}
+
+double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks) {
+  return kSimulationBaseBytes + kSimulationBytesPerRank * schedule.ranks() + kSimulationBytesPerStep * heldSteps(schedule, heldRanks) +
+         kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
+}
+
+void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
+                             int heldRanks) {
+  const double bytes = estimatedSimulationBytes(schedule, netpoints, heldRanks);
+  requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.ranks());
+  // A margin for SimGrid's and the libraries' own mappings.
+  const long mappings = static_cast<long>(kMappingsPerActor) * schedule.ranks() + 1000;
+  if (mappings > maxMapCount())
+    throw InvalidArgument(field, what + " maps about " + std::to_string(mappings) + " memory areas (a stack and its guard per " +
+                                     "rank), more than vm.max_map_count, " + std::to_string(maxMapCount()) +
+                                     ", allows: raise it with sysctl, or simulate fewer ranks");
+}
+
+void requireScheduleMemory(const Schedule& schedule, const std::string& field, const std::string& what) {
+  requireMemory(kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, schedule.ranks()), field, what);
+}
+
+}  // namespace ddl
