@@ -1,6 +1,9 @@
 // `ddlsim SCENARIO`, `ddlsim collective` and `ddlsim platform` as a user meets them.
 
 #include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +120,53 @@ TEST_F(DdlsimSimulate, APointTwoEntriesShareIsSimulatedOnce) {
   for (const auto& point : json["points"])
     points.push_back(std::to_string(point["gpus"].get<int>()) + " " + point["label"].get<std::string>());
   EXPECT_EQ(points, (std::vector<std::string>{"1 ddl 1", "8 ddl 4x2", "16 ddl 4x4", "8 ddl 2x4", "16 ddl 2x8"}));
+}
+
+// The points of `json` as "GPUS LABEL" -> the point.
+std::map<std::string, nlohmann::json> pointsByName(const nlohmann::json& json) {
+  std::map<std::string, nlohmann::json> points;
+  for (const auto& point : json["points"])
+    points[std::to_string(point["gpus"].get<int>()) + " " + point["label"].get<std::string>()] = point;
+  return points;
+}
+
+TEST_F(DdlsimSimulate, GpusRunsPartOfTheSweepWithTheSamePointsAsTheWhole) {
+  // Against an 8-GPU baseline, so that each point's baseline is simulated though --gpus does not list it.
+  const std::string file = scenario([](auto& j) { j["baseline_gpus"] = 8; }).string();
+  const Result whole = ddlsim(file + " --json");
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  const Result part = ddlsim(file + " --json --gpus 16,1");
+  ASSERT_EQ(part.exitCode, 0) << part.err;
+  const std::map<std::string, nlohmann::json> all = pointsByName(nlohmann::json::parse(whole.out));
+  const std::map<std::string, nlohmann::json> some = pointsByName(nlohmann::json::parse(part.out));
+  std::vector<std::string> names;
+  for (const auto& [name, point] : some) {
+    names.push_back(name);
+    EXPECT_EQ(point, all.at(name)) << name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"1 ddl 1", "1 ring", "16 ddl 4x4", "16 ring"}));
+  const Result outside = ddlsim(file + " --gpus 2");
+  EXPECT_EQ(outside.exitCode, 2);
+  EXPECT_NE(outside.err.find("--gpus: 2 is not a GPU count of"), std::string::npos) << outside.err;
+  EXPECT_EQ(outside.out, "");
+}
+
+TEST_F(DdlsimSimulate, TraceSimulatesTheTracedPointAloneAsTheSweepWould) {
+  const std::string file = scenario().string();
+  const Result whole = ddlsim(file + " --json");
+  ASSERT_EQ(whole.exitCode, 0) << whole.err;
+  const fs::path trace = dir_ / "trace.json";
+  const Result traced = ddlsim(file + " --json --trace " + trace.string() + " --trace-gpus 8 --trace-algorithm ring");
+  ASSERT_EQ(traced.exitCode, 0) << traced.err;
+  const std::map<std::string, nlohmann::json> points = pointsByName(nlohmann::json::parse(traced.out));
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points.begin()->second, pointsByName(nlohmann::json::parse(whole.out)).at("8 ring"));
+  EXPECT_TRUE(fs::exists(trace));
+  // The traced point must lie inside --gpus where both are given.
+  const Result apart = ddlsim(file + " --gpus 16 --trace " + (dir_ / "t.json").string() + " --trace-gpus 8");
+  EXPECT_EQ(apart.exitCode, 2);
+  EXPECT_NE(apart.err.find("--trace-gpus"), std::string::npos) << apart.err;
+  EXPECT_FALSE(fs::exists(dir_ / "t.json"));
 }
 
 TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
