@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
@@ -57,18 +58,6 @@ std::int64_t availableMemoryBytes() {
   return available;
 }
 
-std::string formatByteCount(double bytes) {
-  const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-  int unit = 0;
-  while (bytes >= 1000 && unit < 6) {
-    bytes /= 1000;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", bytes, units[unit]);
-  return text;
-}
-
 double addressSpaceLeftBytes() {
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::numeric_limits<double>::infinity();
@@ -88,14 +77,14 @@ double addressSpaceLeftBytes() {
 void requireMemory(double bytes, const std::string& field, const std::string& what, double addressSpaceBytes) {
   const auto available = static_cast<double>(availableMemoryBytes());
   if (bytes > available)
-    throw InvalidArgument(field, what + " needs about " + formatByteCount(bytes) + "; this machine has " +
-                                     formatByteCount(available) + " available");
+    throw InvalidArgument(field, what + " needs about " + formatBytes(bytes) + "; this machine has " +
+                                     formatBytes(available) + " available");
   if (addressSpaceBytes < 0) addressSpaceBytes = bytes;
   const double addressSpace = addressSpaceLeftBytes();
   if (addressSpaceBytes > addressSpace)
-    throw InvalidArgument(field, what + " needs about " + formatByteCount(addressSpaceBytes) +
+    throw InvalidArgument(field, what + " needs about " + formatBytes(addressSpaceBytes) +
                                      " of address space, stacks included; this process may map " +
-                                     formatByteCount(addressSpace) + " more (ulimit -v)");
+                                     formatBytes(addressSpace) + " more (ulimit -v)");
 }
 
 }  // namespace ddl

@@ -22,7 +22,4 @@ double addressSpaceLeftBytes();
 // mapped whole but hardly touched), exceeds addressSpaceLeftBytes(). By default the two are the same.
 void requireMemory(double bytes, const std::string& field, const std::string& what, double addressSpaceBytes = -1);
 
-// 1.5 GB, 320 MB, 12 kB: decimal units, three significant digits.
-std::string formatByteCount(double bytes);
-
 }  // namespace ddl

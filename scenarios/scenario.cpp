@@ -6,14 +6,13 @@
 #include <filesystem>
 
 #include "algorithms/collectives/registry.hpp"
+#include "common/data_files.hpp"
 #include "common/input_file.hpp"
 #include "common/json_reader.hpp"
 #include "common/nearest_name.hpp"
 #include "common/number_text.hpp"
+#include "topologies/topology_grid.hpp"
 
-#ifndef DDLSCALE_SOURCE_DIR
-#error "DDLSCALE_SOURCE_DIR must name the source tree, where topologies/ and models/ live"
-#endif
 
 namespace ddl {
 namespace {
@@ -183,57 +182,187 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
   return algorithm;
 }
 
-}  // namespace
-
-std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo,
-                         const std::string& field) {
-  namespace fs = std::filesystem;
-  const bool isPath = nameOrPath.find('/') != std::string::npos ||
-                      (nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json");
-  if (isPath) {
-    const fs::path path(nameOrPath);
-    const std::string resolved = path.is_absolute() ? path.string() : (fs::path(relativeTo).parent_path() / path).string();
-    checkInputFile(resolved, field);
-    return resolved;
+void readTopology(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  const std::string& path = scenario.path;
+  TopologyOverrides overrides;
+  if (root.has(json, "topology_overrides")) {
+    const JsonReader reader = root.at("topology_overrides");
+    const auto& value = json["topology_overrides"];
+    reader.allowOnly(value, {"nics_per_node", "nodes_per_leaf", "oversubscription"});
+    if (reader.has(value, "nics_per_node")) overrides.nicsPerNode = static_cast<int>(reader.integerAt(value, "nics_per_node", 1, 64));
+    overrides.nicsPerNodeField = path + ": $.topology_overrides.nics_per_node";
+    if (reader.has(value, "nodes_per_leaf")) overrides.nodesPerLeaf = static_cast<int>(reader.integerAt(value, "nodes_per_leaf", 1, 1 << 20));
+    if (reader.has(value, "oversubscription")) overrides.oversubscription = reader.numberAt(value, "oversubscription", 1, 1000);
   }
-  const char* dataDir = std::getenv("DDLSCALE_DATA_DIR");
-  const fs::path folder = fs::path(dataDir ? dataDir : DDLSCALE_SOURCE_DIR) / kind;
-  const fs::path file = folder / (nameOrPath + ".json");
-  std::error_code error;
-  if (fs::is_regular_file(file, error)) return file.string();
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(folder, error))
-    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
-  const std::vector<std::string_view> known(names.begin(), names.end());
-  const std::string singular = kind == "topologies" ? "topology" : kind == "models" ? "model" : "file";
-  throw InvalidArgument(field, "no " + singular + " named '" + nameOrPath +
-                                   "'" + didYouMean(nameOrPath, known) + " in " + folder.string() + "; known: " +
-                                   listOfNames(known) + " (or give a path to a .json file)");
+  scenario.topology = loadTopology(
+      findDataFile("topologies", root.stringAt(json, "topology"), path, path + ": $.topology"), overrides);
 }
 
-std::vector<int> topologyGrid(const Topology& topology, int gpus) {
-  const int perNode = topology.node.gpus;
-  const int perLeaf = topology.network.nodesPerLeaf;
-  std::vector<int> grid;
-  if (gpus <= perNode) {
-    grid = {gpus};
-  } else if (gpus % perNode != 0) {
-    return {};
+// The model, the GPU whose profile it runs and the batch: a profile must exist for them.
+void readModel(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), scenario.path, scenario.path + ": $.model"));
+  scenario.gpu = root.stringAt(json, "gpu");
+  scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
+  readPrecisions(root, json, scenario);
+  try {
+    scenario.model.workload(scenario.gpu, scenario.batchPerGpu, scenario.precision);
+  } catch (const InvalidArgument& error) {
+    // The GPU is at fault where the model has no profile of it; the precision where none of it at any
+    // batch (if the scenario names one); else the batch.
+    bool gpuProfiled = false;
+    bool precisionProfiled = false;
+    for (const ModelProfile& profile : scenario.model.profiles()) {
+      gpuProfiled = gpuProfiled || profile.gpu == scenario.gpu;
+      precisionProfiled = precisionProfiled || (profile.gpu == scenario.gpu && profile.precision == scenario.precision);
+    }
+    const char* field = !gpuProfiled ? "gpu" : !precisionProfiled && root.has(json, "precision") ? "precision" : "batch_per_gpu";
+    root.at(field).fail(error.what());
+  }
+}
+
+void readGpuCounts(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  const JsonReader gpus = root.at("gpus");
+  const auto& counts = gpus.array(root.member(json, "gpus"));
+  if (counts.empty()) gpus.fail("give at least one GPU count");
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const int count = static_cast<int>(gpus.at(i).integer(counts[i], 1, kMaxRanks));
+    // The same count twice would give the same points twice, which no results file may hold.
+    if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) != scenario.gpuCounts.end())
+      gpus.at(i).fail(std::to_string(count) + " GPUs are listed twice");
+    scenario.gpuCounts.push_back(count);
+  }
+  if (root.has(json, "baseline_gpus")) scenario.baselineGpus = static_cast<int>(root.integerAt(json, "baseline_gpus", 1, kMaxRanks));
+}
+
+void readPlacement(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  if (!root.has(json, "placement")) return;
+  const std::string placement = root.stringAt(json, "placement");
+  if (placement == "packed") {
+    scenario.placement = Placement::Packed;
+  } else if (placement == "round-robin") {
+    scenario.placement = Placement::RoundRobin;
   } else {
-    const int nodes = gpus / perNode;
-    if (nodes <= perLeaf) {
-      grid = {perNode, nodes};
-    } else if (nodes % perLeaf != 0) {
-      return {};
-    } else {
-      grid = {perNode, perLeaf, nodes / perLeaf};
+    root.at("placement").fail("'" + placement + "' is not packed or round-robin");
+  }
+}
+
+void readPublished(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  if (!root.has(json, "published")) return;
+  const JsonReader published = root.at("published");
+  const auto& entries = published.array(json["published"]);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const JsonReader reader = published.at(i);
+    const auto& entry = reader.object(entries[i]);
+    reader.allowOnly(entry, {"gpus", "efficiency", "images_per_s", "label", "source"});
+    PublishedPoint point;
+    point.gpus = static_cast<int>(reader.integerAt(entry, "gpus", 1, kMaxRanks));
+    point.efficiency = reader.numberAt(entry, "efficiency", 0, 1.5);
+    if (reader.has(entry, "images_per_s")) point.imagesPerSecond = reader.numberAt(entry, "images_per_s", 0, 1e12);
+    point.label = reader.stringAt(entry, "label");
+    point.source = reader.stringAt(entry, "source");
+    scenario.published.push_back(point);
+  }
+}
+
+void readAlgorithms(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  const JsonReader algorithms = root.at("algorithms");
+  const auto& list = algorithms.array(root.member(json, "algorithms"));
+  if (list.empty()) algorithms.fail("give at least one algorithm");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonReader reader = algorithms.at(i);
+    try {
+      scenario.algorithms.push_back(readAlgorithm(reader, list[i]));
+    } catch (const InvalidArgument& error) {
+      if (error.field().rfind(scenario.path, 0) == 0) throw;
+      reader.at("name").fail(error.what());
     }
   }
-  std::erase(grid, 1);
-  if (grid.empty()) grid = {1};
-  return grid;
 }
+
+// An entry that comes to the same configuration as an earlier one at every GPU count is a slip (the same
+// algorithm twice). Entries that meet at some counts only (a grid from the topology and one by hand, both
+// "ddl 1" at 1 GPU) are fine: the sweep simulates such a point once.
+void requireDistinctEntries(const JsonReader& root, const Scenario& scenario) {
+  std::vector<std::vector<std::string>> labels(scenario.algorithms.size());
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
+    for (int count : scenario.gpuCounts) labels[a].push_back(scenario.labelFor(scenario.algorithms[a], count));
+    for (std::size_t earlier = 0; earlier < a; ++earlier)
+      if (labels[earlier] == labels[a])
+        root.at("algorithms").at(a).fail("at every GPU count this is the same configuration as $.algorithms[" +
+                                         std::to_string(earlier) + "] ('" + labels[a].back() + "' at " +
+                                         std::to_string(scenario.gpuCounts.back()) + " GPUs)");
+  }
+}
+
+// Whether the baseline is a count $.gpus does not list: simulated all the same, and errors about it name
+// $.baseline_gpus.
+bool unlistedBaseline(const Scenario& scenario) { return scenario.simulatedGpuCounts().size() > scenario.gpuCounts.size(); }
+
+// "$.algorithms[0].dims: no grid given for 6 GPUs", without the file.
+std::string withinTheFile(const Scenario& scenario, const InvalidArgument& error) {
+  const std::string& field = error.field();
+  const std::string prefix = scenario.path + ": ";
+  return (field.rfind(prefix, 0) == 0 ? field.substr(prefix.size()) : field) + ": " + error.message();
+}
+
+// An unlisted baseline must be a point the cluster and every algorithm can have.
+void requireBaselineRuns(const JsonReader& root, const Scenario& scenario) {
+  if (!unlistedBaseline(scenario)) return;
+  const JsonReader baseline = root.at("baseline_gpus");
+  try {
+    Cluster(scenario.topology, scenario.baselineGpus, scenario.placement);
+  } catch (const InvalidArgument& error) {
+    baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs: " + withinTheFile(scenario, error));
+  }
+  for (const ScenarioAlgorithm& algorithm : scenario.algorithms) {
+    try {
+      scenario.optionsFor(algorithm, scenario.baselineGpus);
+    } catch (const InvalidArgument& error) {
+      baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs, where " + algorithm.name + " cannot run: " +
+                    withinTheFile(scenario, error));
+    }
+  }
+}
+
+// Options that fit the rank counts must fit the buckets too (a chunk size that would cut the largest
+// bucket into more steps than a program may have); "auto"'s tables must be there and fit every point.
+void requireOptionsFitBuckets(const JsonReader& root, const Scenario& scenario) {
+  Elements largestBucket = 0;
+  const IterationPlan plan = scenario.iterationPlan();
+  const int elementBytes = plan.workload().elementBytes;
+  for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
+    for (int count : scenario.simulatedGpuCounts()) {
+      if (scenario.algorithms[a].tuned()) {
+        scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);
+        continue;
+      }
+      try {
+        makeSchedule(findAlgorithm(CollectiveKind::Allreduce, scenario.algorithms[a].name),
+                     {CollectiveKind::Allreduce, count, largestBucket, elementBytes},
+                     scenario.optionsFor(scenario.algorithms[a], count));
+      } catch (const InvalidArgument& error) {
+        const std::string message = "with the largest bucket (" + std::to_string(elementBytes * largestBucket) + " bytes) at " +
+                                    std::to_string(count) + " GPUs: ";
+        if (unlistedBaseline(scenario) && count == scenario.baselineGpus)
+          root.at("baseline_gpus").fail(message + scenario.algorithms[a].name + ": " + error.message());
+        root.at("algorithms").at(a).fail(message + error.what());
+      }
+    }
+}
+
+// A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
+void requireGridsVisited(const JsonReader& root, const Scenario& scenario) {
+  const std::vector<int> simulatedCounts = scenario.simulatedGpuCounts();
+  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
+    for (const ScenarioOption& option : scenario.algorithms[a].options)
+      for (const auto& [count, grid] : option.byGpus)
+        if (std::find(simulatedCounts.begin(), simulatedCounts.end(), count) == simulatedCounts.end())
+          root.at("algorithms").at(a).at(std::string(option.declaration->key)).at(std::to_string(count))
+              .fail("a grid for " + std::to_string(count) + " GPUs, which neither $.gpus nor $.baseline_gpus lists");
+}
+
+}  // namespace
 
 ScalingResults emptyResults(const Scenario& scenario, const std::string& source) {
   ScalingResults results;
@@ -372,168 +501,23 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
-
-  TopologyOverrides overrides;
-  if (root.has(json, "topology_overrides")) {
-    const JsonReader reader = root.at("topology_overrides");
-    const auto& value = json["topology_overrides"];
-    reader.allowOnly(value, {"nics_per_node", "nodes_per_leaf", "oversubscription"});
-    if (reader.has(value, "nics_per_node")) overrides.nicsPerNode = static_cast<int>(reader.integerAt(value, "nics_per_node", 1, 64));
-    overrides.nicsPerNodeField = path + ": $.topology_overrides.nics_per_node";
-    if (reader.has(value, "nodes_per_leaf")) overrides.nodesPerLeaf = static_cast<int>(reader.integerAt(value, "nodes_per_leaf", 1, 1 << 20));
-    if (reader.has(value, "oversubscription")) overrides.oversubscription = reader.numberAt(value, "oversubscription", 1, 1000);
-  }
-  scenario.topology = loadTopology(
-      findDataFile("topologies", root.stringAt(json, "topology"), path, path + ": $.topology"), overrides);
-  scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), path, path + ": $.model"));
-  scenario.gpu = root.stringAt(json, "gpu");
-  scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
-  readPrecisions(root, json, scenario);
-  try {
-    scenario.model.workload(scenario.gpu, scenario.batchPerGpu, scenario.precision);
-  } catch (const InvalidArgument& error) {
-    // The GPU is at fault where the model has no profile of it; the precision where none of it at any
-    // batch (if the scenario names one); else the batch.
-    bool gpuProfiled = false;
-    bool precisionProfiled = false;
-    for (const ModelProfile& profile : scenario.model.profiles()) {
-      gpuProfiled = gpuProfiled || profile.gpu == scenario.gpu;
-      precisionProfiled = precisionProfiled || (profile.gpu == scenario.gpu && profile.precision == scenario.precision);
-    }
-    const char* field = !gpuProfiled ? "gpu" : !precisionProfiled && root.has(json, "precision") ? "precision" : "batch_per_gpu";
-    root.at(field).fail(error.what());
-  }
+  readTopology(root, json, scenario);
+  readModel(root, json, scenario);
   readFusion(root, json, scenario);
   readEffects(root, json, scenario);
-
   if (root.has(json, "overlap_backward")) {
     const auto& overlap = json["overlap_backward"];
     if (!overlap.is_boolean()) root.at("overlap_backward").fail("expected true or false");
     scenario.overlapBackward = overlap.get<bool>();
   }
-
-  const JsonReader gpus = root.at("gpus");
-  const auto& counts = gpus.array(root.member(json, "gpus"));
-  if (counts.empty()) gpus.fail("give at least one GPU count");
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    const int count = static_cast<int>(gpus.at(i).integer(counts[i], 1, kMaxRanks));
-    // The same count twice would give the same points twice, which no results file may hold.
-    if (std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), count) != scenario.gpuCounts.end())
-      gpus.at(i).fail(std::to_string(count) + " GPUs are listed twice");
-    scenario.gpuCounts.push_back(count);
-  }
-  if (root.has(json, "baseline_gpus")) scenario.baselineGpus = static_cast<int>(root.integerAt(json, "baseline_gpus", 1, kMaxRanks));
-
-  if (root.has(json, "placement")) {
-    const std::string placement = root.stringAt(json, "placement");
-    if (placement == "packed") {
-      scenario.placement = Placement::Packed;
-    } else if (placement == "round-robin") {
-      scenario.placement = Placement::RoundRobin;
-    } else {
-      root.at("placement").fail("'" + placement + "' is not packed or round-robin");
-    }
-  }
-
-  if (root.has(json, "published")) {
-    const JsonReader published = root.at("published");
-    const auto& entries = published.array(json["published"]);
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      const JsonReader reader = published.at(i);
-      const auto& entry = reader.object(entries[i]);
-      reader.allowOnly(entry, {"gpus", "efficiency", "images_per_s", "label", "source"});
-      PublishedPoint point;
-      point.gpus = static_cast<int>(reader.integerAt(entry, "gpus", 1, kMaxRanks));
-      point.efficiency = reader.numberAt(entry, "efficiency", 0, 1.5);
-      if (reader.has(entry, "images_per_s")) point.imagesPerSecond = reader.numberAt(entry, "images_per_s", 0, 1e12);
-      point.label = reader.stringAt(entry, "label");
-      point.source = reader.stringAt(entry, "source");
-      scenario.published.push_back(point);
-    }
-  }
-
-  const JsonReader algorithms = root.at("algorithms");
-  const auto& list = algorithms.array(root.member(json, "algorithms"));
-  if (list.empty()) algorithms.fail("give at least one algorithm");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const JsonReader reader = algorithms.at(i);
-    try {
-      scenario.algorithms.push_back(readAlgorithm(reader, list[i]));
-    } catch (const InvalidArgument& error) {
-      if (error.field().rfind(path, 0) == 0) throw;
-      reader.at("name").fail(error.what());
-    }
-  }
-  // An entry that comes to the same configuration as an earlier one at every GPU count is a slip (the same
-  // algorithm twice). Entries that meet at some counts only (a grid from the topology and one by hand, both
-  // "ddl 1" at 1 GPU) are fine: the sweep simulates such a point once.
-  std::vector<std::vector<std::string>> labels(scenario.algorithms.size());
-  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
-    const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
-    for (int count : scenario.gpuCounts)
-      labels[a].push_back(scenario.labelFor(algorithm, count));
-    for (std::size_t earlier = 0; earlier < a; ++earlier)
-      if (labels[earlier] == labels[a])
-        algorithms.at(a).fail("at every GPU count this is the same configuration as $.algorithms[" + std::to_string(earlier) +
-                              "] ('" + labels[a].back() + "' at " + std::to_string(scenario.gpuCounts.back()) + " GPUs)");
-  }
-  // A baseline $.gpus does not list is simulated all the same: it must be a point the cluster and every
-  // algorithm can have, and errors about it name $.baseline_gpus.
-  const std::vector<int> simulatedCounts = scenario.simulatedGpuCounts();
-  const bool unlistedBaseline = simulatedCounts.size() > scenario.gpuCounts.size();
-  const JsonReader baseline = root.at("baseline_gpus");
-  // "$.algorithms[0].dims: no grid given for 6 GPUs", without the file.
-  auto inFile = [&](const InvalidArgument& error) {
-    const std::string& field = error.field();
-    return (field.rfind(path + ": ", 0) == 0 ? field.substr(path.size() + 2) : field) + ": " + error.message();
-  };
-  if (unlistedBaseline) {
-    try {
-      Cluster(scenario.topology, scenario.baselineGpus, scenario.placement);
-    } catch (const InvalidArgument& error) {
-      baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs: " + inFile(error));
-    }
-    for (const ScenarioAlgorithm& algorithm : scenario.algorithms) {
-      try {
-        scenario.optionsFor(algorithm, scenario.baselineGpus);
-      } catch (const InvalidArgument& error) {
-        baseline.fail(std::to_string(scenario.baselineGpus) + " GPUs, where " + algorithm.name + " cannot run: " + inFile(error));
-      }
-    }
-  }
-  // Options that fit the rank counts must fit the buckets too (a chunk size that would cut the largest
-  // bucket into more steps than a program may have).
-  Elements largestBucket = 0;
-  const IterationPlan plan = scenario.iterationPlan();
-  const int elementBytes = plan.workload().elementBytes;
-  for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
-  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
-    for (int count : simulatedCounts) {
-      if (scenario.algorithms[a].tuned()) {
-        scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);  // every table there and fit for its point
-        continue;
-      }
-      try {
-        makeSchedule(findAlgorithm(CollectiveKind::Allreduce, scenario.algorithms[a].name),
-                     {CollectiveKind::Allreduce, count, largestBucket, elementBytes},
-                     scenario.optionsFor(scenario.algorithms[a], count));
-      } catch (const InvalidArgument& error) {
-        const std::string message = "with the largest bucket (" + std::to_string(elementBytes * largestBucket) + " bytes) at " +
-                                    std::to_string(count) + " GPUs: ";
-        if (unlistedBaseline && count == scenario.baselineGpus)
-          baseline.fail(message + scenario.algorithms[a].name + ": " + error.message());
-        algorithms.at(a).fail(message + error.what());
-      }
-    }
-  for (std::size_t a = 0; a < scenario.algorithms.size(); ++a) {
-    const ScenarioAlgorithm& algorithm = scenario.algorithms[a];
-    // A grid for a GPU count the sweep does not visit is a slip (a count mistyped in one of the two places).
-    for (const ScenarioOption& option : algorithm.options)
-      for (const auto& [count, grid] : option.byGpus)
-        if (std::find(simulatedCounts.begin(), simulatedCounts.end(), count) == simulatedCounts.end())
-          algorithms.at(a).at(std::string(option.declaration->key)).at(std::to_string(count))
-              .fail("a grid for " + std::to_string(count) + " GPUs, which neither $.gpus nor $.baseline_gpus lists");
-  }
+  readGpuCounts(root, json, scenario);
+  readPlacement(root, json, scenario);
+  readPublished(root, json, scenario);
+  readAlgorithms(root, json, scenario);
+  requireDistinctEntries(root, scenario);
+  requireBaselineRuns(root, scenario);
+  requireOptionsFitBuckets(root, scenario);
+  requireGridsVisited(root, scenario);
   return scenario;
 }
 

@@ -12,10 +12,10 @@
 
 #include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/collectives/option_table.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
-#include "algorithms/collectives/option_table.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "models/model.hpp"
 #include "topologies/cluster.hpp"
@@ -116,16 +116,5 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path);
 
 // Where GPU time factor files (effects' gpu_time_factors) live, under the data folder.
 inline constexpr const char* kGpuTimeFactorsFolder = "models/gpu-speed";
-
-// The file for `nameOrPath` of `kind` ("topologies", "models" or kGpuTimeFactorsFolder): a path (relative to `relativeTo`'s
-// folder) if it contains '/' or ends in .json, else <data>/<kind>/<name>.json, where <data> is
-// $DDLSCALE_DATA_DIR or this source tree. InvalidArgument(field, ...) if there is no such file: for a name,
-// the message lists the known names, and suggests the nearest.
-std::string findDataFile(const std::string& kind, const std::string& nameOrPath, const std::string& relativeTo,
-                         const std::string& field);
-
-// The grid the cluster suggests for `gpus` GPUs: GPUs per node, nodes per leaf, leaves, without sizes
-// of 1; empty if the GPUs do not fill whole nodes and leaves that way.
-std::vector<int> topologyGrid(const Topology& topology, int gpus);
 
 }  // namespace ddl

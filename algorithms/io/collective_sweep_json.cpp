@@ -4,6 +4,7 @@
 
 #include "algorithms/io/run_description_json.hpp"
 #include "algorithms/schedule/collective.hpp"
+#include "algorithms/schedule/element_type.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -54,13 +55,14 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
 }
 
 std::string elementTypeName(int elementBytes) {
-  return elementBytes == 4 ? "float32" : std::to_string(elementBytes) + "-byte";
+  // ddlsim knows only the size, and float32 is the size's usual type.
+  return elementBytes == infoOf(ElementType::Float32).bytes ? std::string(infoOf(ElementType::Float32).name)
+                                                           : std::to_string(elementBytes) + "-byte";
 }
 
 int sweepElementBytes(const std::string& type) {
-  if (type == "float32") return 4;
-  if (type == "float64") return 8;
-  if (type == "float16" || type == "bfloat16") return 2;
+  for (const ElementTypeInfo& info : kElementTypes)
+    if (info.name == type) return info.bytes;
   // ddlsim collective knows only the size: "2-byte".
   const std::string suffix = "-byte";
   if (type.size() > suffix.size() && type.compare(type.size() - suffix.size(), suffix.size(), suffix) == 0) {

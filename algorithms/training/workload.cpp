@@ -1,10 +1,12 @@
 #include "algorithms/training/workload.hpp"
 
+#include "algorithms/schedule/element_type.hpp"
+
 namespace ddl {
 
 int gradientElementBytes(std::string_view precision) {
-  if (precision == "fp32") return 4;
-  if (precision == "fp16" || precision == "bf16") return 2;
+  for (const ElementTypeInfo& info : kElementTypes)
+    if (!info.precision.empty() && info.precision == precision) return info.bytes;
   return 0;
 }
 

@@ -8,8 +8,9 @@
 #include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
-#include "common/machine_memory.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
 #include "common/nearest_name.hpp"
 
 namespace ddl {
@@ -118,7 +119,7 @@ void BenchCommand::check() {
   const auto largest = static_cast<double>(bench_.sizes.back());
   // Each rank holds nccl-tests' two buffers (out of place reads one and writes the other) and as much again
   // in receive staging, in host memory or on its GPU (with host copies of the buffers to fill and check).
-  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 2 : 3), "--max-bytes", "a " + formatByteCount(largest) + " buffer");
+  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 2 : 3), "--max-bytes", "a " + formatBytes(largest) + " buffer");
   requireGpuMemory(transport, flags_.ranksOnThisHost(), 3 * largest, "--max-bytes");
   flags_.requirePiecesFor(largest);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // `ddlrun bench`: its flags and checks; the harness (bench_harness.hpp) does the measuring.
 
-#include "algorithms/io/algorithm_flags.hpp"
+#include "algorithms/cli/algorithm_flags.hpp"
 #include "runtime/bench/bench_harness.hpp"
 #include "runtime/launch/ddlrun_command.hpp"
 

@@ -1,5 +1,6 @@
 #include "runtime/launch/job_launcher.hpp"
 
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #ifdef DDLSCALE_WITH_CUDA
@@ -55,9 +56,9 @@ void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, doub
   const int perGpu = (ranksOnThisHost + devices - 1) / devices;
   const double free = smallestFreeGpuMemoryBytes();
   if (bytesPerRank * perGpu > free)
-    throw InvalidArgument(field, "needs about " + formatByteCount(bytesPerRank * perGpu) + " on each GPU (" +
+    throw InvalidArgument(field, "needs about " + formatBytes(bytesPerRank * perGpu) + " on each GPU (" +
                                      std::to_string(perGpu) + " rank(s) on each of " + std::to_string(devices) +
-                                     "); the one with least free memory has " + formatByteCount(free));
+                                     "); the one with least free memory has " + formatBytes(free));
 #else
   (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
 #endif

@@ -5,9 +5,10 @@
 
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
+#include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
-#include "common/invalid_argument.hpp"
 
 namespace ddl {
 
@@ -61,7 +62,7 @@ RunOptions RunFlags::run() const {
 void RunFlags::requirePiecesFor(double largestStepBytes) const {
   const double piece = static_cast<double>(run().pieceBytes);
   if (largestStepBytes / piece > static_cast<double>(kMaxPiecesPerStep))
-    throw InvalidArgument("--piece-bytes", shortNumber(piece) + "-byte pieces of a " + formatByteCount(largestStepBytes) +
+    throw InvalidArgument("--piece-bytes", shortNumber(piece) + "-byte pieces of a " + formatBytes(largestStepBytes) +
                                                " buffer would post up to " + shortNumber(largestStepBytes / piece) +
                                                " messages at once; at most " + std::to_string(kMaxPiecesPerStep));
 }

@@ -6,15 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/cli/algorithm_flags.hpp"
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/io/algorithm_flags.hpp"
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/output_file.hpp"
-#include "sim/cli/human_units.hpp"
 #include "sim/cli/topology_flags.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/simulation_memory.hpp"

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/cli_checks.hpp"
+#include "common/data_files.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/json_reader.hpp"
 #include "common/output_file.hpp"

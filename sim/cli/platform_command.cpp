@@ -5,10 +5,10 @@
 
 #include "algorithms/schedule/collective.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/output_file.hpp"
-#include "sim/cli/human_units.hpp"
 #include "sim/cli/topology_flags.hpp"
 #include "sim/simgrid/platform_xml.hpp"
 #include "sim/simgrid/simulated_platform.hpp"
@@ -55,8 +55,8 @@ int run(const Arguments& args) {
     throw InvalidArgument("--nodes", "the SimGrid file of " + std::to_string(cluster.nodes()) + " nodes, " +
                                          std::to_string(topology.network.nodesPerLeaf) + " per leaf, lists " +
                                          std::to_string(static_cast<long long>(routes)) + " routes (a route per pair of GPUs in a node, of nodes in a leaf, and of leaves): about " +
-                                         formatByteCount(kXmlBytesPerRoute * routes) + ", more than the " +
-                                         formatByteCount(kMaxXmlBytes) + " this export writes");
+                                         formatBytes(kXmlBytesPerRoute * routes) + ", more than the " +
+                                         formatBytes(kMaxXmlBytes) + " this export writes");
   writeOutput(args.out, [&](std::ostream& out) {
     if (args.xml) {
       writeSimGridXml(out, cluster, SimulatedPlatform::kHostSpeed, 1024);

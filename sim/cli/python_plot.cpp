@@ -15,11 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/data_files.hpp"
 #include "common/invalid_argument.hpp"
 
-#ifndef DDLSCALE_SOURCE_DIR
-#error "DDLSCALE_SOURCE_DIR must name the source tree, where analysis/'s plotters live"
-#endif
 
 extern char** environ;
 
@@ -54,7 +52,7 @@ PythonPlotter findPlotter(const std::string& out, const std::string& name) {
   const std::string extension = std::filesystem::path(out).extension().string();
   if (extension != ".png" && extension != ".svg" && extension != ".pdf")
     throw InvalidArgument("--plot", "'" + out + "' must end in .png, .svg or .pdf");
-  const std::string script = std::string(DDLSCALE_SOURCE_DIR) + "/analysis/" + name;
+  const std::string script = (dataDirectory() / "analysis" / name).string();
   if (access(script.c_str(), R_OK) != 0) throw InvalidArgument("--plot", "the plotter " + script + " is missing");
   // Debian's python3 first: a python3 earlier on PATH (pyenv) may lack Debian's matplotlib.
   for (const char* python : {"/usr/bin/python3", "python3"})

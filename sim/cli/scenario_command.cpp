@@ -11,6 +11,7 @@
 #include "algorithms/io/results_json.hpp"
 #include "algorithms/io/trace_json.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/limits.hpp"
 #include "common/machine_memory.hpp"
@@ -121,7 +122,7 @@ int run(const Arguments& args) {
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
   if (jobs < args.jobs)
     std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,
-                 formatByteCount(args.jobs * bytesPerSimulation).c_str(), jobs);
+                 formatBytes(args.jobs * bytesPerSimulation).c_str(), jobs);
   const auto start = std::chrono::steady_clock::now();
   const SweepProgress progress = [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -4,11 +4,11 @@
 #include <iomanip>
 #include <ostream>
 
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/json_reader.hpp"
 #include "common/number_text.hpp"
 #include "common/output_file.hpp"
-#include "sim/cli/human_units.hpp"
 
 namespace ddl {
 namespace {

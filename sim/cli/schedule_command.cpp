@@ -5,19 +5,19 @@
 #include <iostream>
 #include <sstream>
 
+#include "algorithms/cli/algorithm_flags.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
-#include "algorithms/io/algorithm_flags.hpp"
 #include "algorithms/io/msccl_xml.hpp"
 #include "algorithms/io/schedule_json.hpp"
 #include "algorithms/schedule/traffic.hpp"
 #include "algorithms/verify/verifier.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/json_reader.hpp"
 #include "common/output_file.hpp"
-#include "sim/cli/human_units.hpp"
 #include "sim/sweep/simulation_memory.hpp"
 
 namespace ddl {

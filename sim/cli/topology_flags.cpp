@@ -1,6 +1,7 @@
 #include "sim/cli/topology_flags.hpp"
 
 #include "common/cli_checks.hpp"
+#include "common/data_files.hpp"
 #include "common/invalid_argument.hpp"
 #include "scenarios/scenario.hpp"
 

@@ -7,20 +7,21 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/collectives/tuning_candidates.hpp"
 #include "algorithms/io/tuning_table.hpp"
+#include "algorithms/tuning/tuning_candidates.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
+#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/output_file.hpp"
 #include "scenarios/scenario.hpp"
-#include "sim/cli/human_units.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/topology_flags.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
 #include "sim/sweep/simulation_memory.hpp"
+#include "topologies/topology_grid.hpp"
 
 namespace ddl {
 namespace {

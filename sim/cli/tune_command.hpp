@@ -1,5 +1,5 @@
 #pragma once
-// `ddlsim tune`: every configuration of a collective (algorithms/collectives/tuning_candidates.hpp)
+// `ddlsim tune`: every configuration of a collective (algorithms/tuning/tuning_candidates.hpp)
 // simulated at each size on one topology and GPU count, and the best per size written as a tuning table
 // (algorithms/io/tuning_table.hpp) that `--algorithm auto --tuning FILE` runs.
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "algorithms/collectives/registry.hpp"
-#include "algorithms/collectives/tuning_candidates.hpp"
+#include "algorithms/tuning/tuning_candidates.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {

@@ -66,7 +66,7 @@ WITHOUT_SIMGRID = ("sim/engine", "sim/step", "sim/step/fluid")
 
 # Headers of libraries: what a standard-library-only module must not include.
 LIBRARY_HEADER = re.compile(r"^(nlohmann/|CLI/|simgrid/|mpi\.h|cuda|nccl|gtest/|torch/)")
-STANDARD_LIBRARY_ONLY = ("algorithms/collectives", "algorithms/cost", "algorithms/execution", "algorithms/schedule",
+STANDARD_LIBRARY_ONLY = ("algorithms/collectives", "algorithms/cost", "algorithms/execution", "algorithms/schedule", "algorithms/tuning",
                          "algorithms/training", "algorithms/verify")
 # common/'s files that read JSON or check CLI11 options (their own CMake targets, ddl_common_json and
 # ddl_common_cli); the rest of common/ is what algorithms/ links, so it stays standard-library only.

@@ -8,10 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/tuning/tuning_candidates.hpp"
 #include "scenarios/scenario.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
 #include "topologies/cluster.hpp"
+#include "topologies/topology_grid.hpp"
 
 namespace ddl {
 namespace {

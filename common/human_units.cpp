@@ -1,4 +1,4 @@
-#include "sim/cli/human_units.hpp"
+#include "common/human_units.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "algorithms/collectives/tuning_candidates.hpp"
+#include "algorithms/tuning/tuning_candidates.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -12,8 +12,8 @@
 
 #include "algorithms/collectives/algorithm.hpp"
 #include "algorithms/io/tuning_table.hpp"
-#include "common/invalid_argument.hpp"
 #include "algorithms/schedule/schedule.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl {
 

@@ -1,10 +1,10 @@
-#include "algorithms/io/algorithm_flags.hpp"
+#include "algorithms/cli/algorithm_flags.hpp"
 
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "common/cli_checks.hpp"
-#include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/nearest_name.hpp"
 
 namespace ddl {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Numbers for people: SI prefixes on bytes, seconds and rates.
+// Numbers for people: SI prefixes on bytes, seconds and rates. The one place a byte count becomes text.
 
 #include <string>
 

@@ -1,0 +1,31 @@
+#pragma once
+// The element types ddlscale moves and reduces, in one table: each type's size and its names in the
+// three places a type is named (results files, nccl-tests' -d and table, a scenario's "gradients").
+
+#include <optional>
+#include <string_view>
+
+namespace ddl {
+
+enum class ElementType { Float32, Float64, BFloat16, Float16 };
+
+struct ElementTypeInfo {
+  ElementType type;
+  int bytes;
+  std::string_view name;       // in results files: "float32"
+  std::string_view ncclTests;  // nccl-tests' -d and table: "float"
+  std::string_view precision;  // a scenario's "gradients" ("fp32"); empty where gradients never come in it
+};
+
+inline constexpr ElementTypeInfo kElementTypes[] = {
+    {ElementType::Float32, 4, "float32", "float", "fp32"},
+    {ElementType::Float64, 8, "float64", "double", ""},
+    {ElementType::BFloat16, 2, "bfloat16", "bfloat16", "bf16"},
+    {ElementType::Float16, 2, "float16", "half", "fp16"},
+};
+
+const ElementTypeInfo& infoOf(ElementType type);
+// The type any of its names names: results', nccl-tests' or the precision's.
+std::optional<ElementType> elementTypeNamed(std::string_view name);
+
+}  // namespace ddl
