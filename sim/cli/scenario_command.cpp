@@ -36,6 +36,7 @@ struct Arguments {
   std::string traceAlgorithm;
   double computeScale = 1;
   bool range = false;
+  bool dryRun = false;
   int jobs = defaultJobs();
   std::string engine = "auto";
   std::vector<int> gpus;  // part of the sweep: these of its GPU counts
@@ -123,6 +124,11 @@ int run(const Arguments& args) {
   if (jobs < args.jobs)
     std::fprintf(stderr, "ddlsim: %d simulations at once would need about %s; running %d at a time\n", args.jobs,
                  formatBytes(args.jobs * bytesPerSimulation).c_str(), jobs);
+  if (args.dryRun) {
+    std::printf("ddlsim: %s: %zu simulations of %zu points, each needing up to about %s, %d at a time\n", args.scenario.c_str(),
+                sweep.simulations(), sweep.points(), formatBytes(bytesPerSimulation).c_str(), jobs);
+    return 0;
+  }
   const auto start = std::chrono::steady_clock::now();
   const SweepProgress progress = [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -134,11 +140,11 @@ int run(const Arguments& args) {
   const auto [shareIndex, shareCount] = args.share.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parseShare(args.share);
   for (std::size_t s = shareIndex; s < sweep.simulations(); s += shareCount) simulations.push_back(s);
   if (!args.share.empty()) {
-    writeShareValues(args.shareOut, sweep.simulations(), simulations, simulateSweep(sweep, simulations, jobs));
+    writeShareValues(args.shareOut, sweep, simulations, simulateSweep(sweep, simulations, jobs));
     return 0;
   }
   const ScalingResults results = sweep.results(args.sweepValues.empty() ? simulateSweep(sweep, simulations, jobs, progress)
-                                                                        : readShareValues(args.sweepValues, sweep.simulations()));
+                                                                        : readShareValues(args.sweepValues, sweep));
   const nlohmann::json document = resultsToJson(results);
   // The trace, like the results, is simulated before anything is written.
   std::optional<IterationTimeline> timeline;
@@ -190,15 +196,22 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   app.add_option("--engine", args->engine, engineHelp())->capture_default_str();
-  // What `mpirun -np K ddlsim SCENARIO` runs on each rank (sim/sweep/mpi_sweep_main.cpp); hidden from --help.
-  app.add_option("--share", args->share, "Simulate only every COUNT-th simulation of the sweep from INDEX (INDEX/COUNT)")
-      ->group("");
+  // A sweep split by hand (a Slurm job array: scripts/slurm/ddlsim-sweep.sbatch), and what `mpirun -np K
+  // ddlsim SCENARIO` runs on each rank (sim/sweep/mpi_sweep_main.cpp).
+  app.add_option("--share", args->share,
+                 "Simulate only the sweep's simulations INDEX, INDEX + COUNT, ... (INDEX/COUNT), into --share-out")
+      ->group("Splitting a sweep");
   app.add_option("--share-out", args->shareOut, "Write the share's values to this file instead of results")
       ->check(writableFile())
-      ->group("");
-  app.add_option("--sweep-values", args->sweepValues, "Take every simulation's values from these shares' files")
+      ->group("Splitting a sweep");
+  app.add_option("--sweep-values", args->sweepValues,
+                 "Write the results from these shares' files instead of simulating: every share of the same sweep (the "
+                 "same scenario and options), each simulation in one")
       ->check(readableFile())
-      ->group("");
+      ->group("Splitting a sweep");
+  app.add_flag("--dry-run", args->dryRun,
+               "Check the scenario and the options, and say how many simulations the sweep takes and the memory each "
+               "needs, without simulating");
   app.add_flag("--range", args->range,
                "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "
                "the optimistic end of its documented range (ddlsim effects), and report the efficiency between them");

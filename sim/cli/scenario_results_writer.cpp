@@ -102,21 +102,23 @@ void writeScenarioResults(const std::string& path, ResultsFormat format, const S
   });
 }
 
-void writeShareValues(const std::string& path, std::size_t simulations, const std::vector<std::size_t>& mine,
+void writeShareValues(const std::string& path, const ScenarioSweep& sweep, const std::vector<std::size_t>& mine,
                       const std::vector<std::vector<double>>& values) {
-  nlohmann::json json{{"simulations", simulations}, {"values", nlohmann::json::array()}};
+  nlohmann::json json{{"sweep", sweep.signature()}, {"simulations", sweep.simulations()}, {"values", nlohmann::json::array()}};
   for (const std::size_t simulation : mine) json["values"].push_back({simulation, values[simulation]});
   writeOutput(path, [&](std::ostream& out) { out << json.dump() << "\n"; });
 }
 
-std::vector<std::vector<double>> readShareValues(const std::vector<std::string>& paths, std::size_t simulations) {
+std::vector<std::vector<double>> readShareValues(const std::vector<std::string>& paths, const ScenarioSweep& sweep) {
+  const std::size_t simulations = sweep.simulations();
   std::vector<std::vector<double>> values(simulations);
   std::vector<bool> seen(simulations, false);
   for (const std::string& path : paths) {
     const nlohmann::json json = readJsonFile(path);
     try {
-      if (json.at("simulations").get<std::size_t>() != simulations)
-        throw InvalidArgument("--sweep-values", path + " is a share of another sweep");
+      if (json.at("sweep").get<std::string>() != sweep.signature() || json.at("simulations").get<std::size_t>() != simulations)
+        throw InvalidArgument("--sweep-values", path + " is a share of another sweep: another scenario, engine, --gpus, "
+                                                "--compute-scale or --range");
       for (const nlohmann::json& entry : json.at("values")) {
         const auto simulation = entry.at(0).get<std::size_t>();
         if (simulation >= simulations || seen[simulation])

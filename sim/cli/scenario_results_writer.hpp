@@ -12,6 +12,7 @@
 #include "algorithms/training/iteration_plan.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "scenarios/scenario.hpp"
+#include "sim/sweep/scenario_sweep.hpp"
 
 namespace ddl {
 
@@ -23,12 +24,13 @@ enum class ResultsFormat { Table, Json, Csv };
 void writeScenarioResults(const std::string& path, ResultsFormat format, const Scenario& scenario, const IterationPlan& plan,
                           const ScalingResults& results, const nlohmann::json& document);
 
-// A share's values: {"simulations": N, "values": [[simulation, [value, ...]], ...]}. JSON numbers round-trip
-// a double exactly, so a split sweep's results are the bytes one process gives.
-void writeShareValues(const std::string& path, std::size_t simulations, const std::vector<std::size_t>& mine,
+// A share's values: {"sweep": SIGNATURE, "simulations": N, "values": [[simulation, [value, ...]], ...]}, the
+// signature ScenarioSweep::signature's. JSON numbers round-trip a double exactly, so a split sweep's results
+// are the bytes one process gives.
+void writeShareValues(const std::string& path, const ScenarioSweep& sweep, const std::vector<std::size_t>& mine,
                       const std::vector<std::vector<double>>& values);
-// Every simulation's values from the shares' files, each simulation in exactly one; InvalidArgument
-// naming --sweep-values otherwise.
-std::vector<std::vector<double>> readShareValues(const std::vector<std::string>& paths, std::size_t simulations);
+// Every simulation's values from the shares' files, each simulation in exactly one, every share of this
+// very sweep; InvalidArgument naming --sweep-values otherwise.
+std::vector<std::vector<double>> readShareValues(const std::vector<std::string>& paths, const ScenarioSweep& sweep);
 
 }  // namespace ddl

@@ -8,6 +8,7 @@
 
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
+#include "common/number_text.hpp"
 #include "sim/engine/simulation_error.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/simulation_memory.hpp"
@@ -192,6 +193,19 @@ double ScenarioSweep::requireMemory() const {
 }
 
 std::size_t ScenarioSweep::simulations() const { return listing_->simulations.size(); }
+
+std::string ScenarioSweep::signature() const {
+  std::string signature = scenario_.name + "; engine " + std::string(engine_.name()) + "; compute scale " +
+                          shortNumber(settings_.computeScale) + (settings_.effectRange ? "; with a range" : "");
+  for (const Simulation& simulation : listing_->simulations) {
+    const Point& point = *simulation.point;
+    signature += "; " + scenario_.labelFor(*point.choice, point.gpus) + " at " + std::to_string(point.gpus) + " GPUs: " +
+                 (simulation.run == Run::Iteration        ? "iteration"
+                  : simulation.run == Run::WithoutLatency ? "without latency"
+                                                          : "at end " + std::to_string(simulation.effects));
+  }
+  return signature;
+}
 
 std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const {
   const Simulation& listed = listing_->simulations.at(simulation);

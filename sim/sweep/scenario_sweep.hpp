@@ -56,6 +56,9 @@ class ScenarioSweep {
   double requireMemory() const;
 
   std::size_t simulations() const;
+  // What the sweep is, simulation by simulation ("ring at 8 GPUs: iteration; ..."), with the scenario, the
+  // engine and the settings: two sweeps whose values can be brought together have the same.
+  std::string signature() const;
   // Runs simulation `simulation` in this process (simulateSweep runs each in a fresh one).
   std::vector<double> simulate(std::size_t simulation) const;
   std::size_t points() const;

@@ -1,20 +1,13 @@
 #!/usr/bin/python3
-"""The Slurm examples of scripts/slurm/ run, and scenario-sweep's parts merge into what one ddlsim run writes.
+"""The Slurm examples of scripts/slurm/ run, and a sweep split into ddlsim's shares gives what one ddlsim run writes.
 
 Usage: slurm_test.py BUILD [SOURCE]     (BUILD: the build folder with sim/ddlsim and runtime/ddlrun)
 
-Without Slurm:
-- a cut-down copy of scenarios/powerai-ddl-resnet50.json (1, 4 and 8 GPUs, two algorithms) split with
-  `scenario-sweep split`, each part simulated by ddlsim and merged with `scenario-sweep merge` gives the
-  document one `ddlsim SCENARIO --json` run gives: the same bytes where one part holds the whole sweep; with
-  a part per GPU count the same fields, points in the same order, the same bytes around them, and figures
-  equal to a relative 1e-9 (or 1e-12 absolute, near zero). They are not the same bytes: ddlsim simulates a
-  run's points one after the other on one SimGrid clock, and a point's times carry the rounding of the
-  clock it started at, which a part that simulated fewer points before it does not share (up to 1.7e-11
-  relative on the whole powerai-ddl-resnet50 sweep, 2.2e-16 s absolute). A point merged keeps its part's
-  bytes.
-- entries that meet at some counts, copies in other folders, and bad input (exit 2, naming the file and
-  field, nothing written).
+Without Slurm: a cut-down copy of scenarios/powerai-ddl-resnet50.json (1, 4 and 8 GPUs, two algorithms)
+simulated as 1, 3 and more shares than it has simulations (`ddlsim SCENARIO --share K/N --share-out FILE`)
+and written from them (`ddlsim SCENARIO --sweep-values FILES --json`) gives the bytes one `ddlsim SCENARIO
+--json` run gives, with options too; shares of another sweep, a share missing or given twice, and bad input
+to scripts/slurm/ddlsim-sweep.sbatch exit 2, naming what is wrong, writing and submitting nothing.
 
 With Slurm (as root): a one-node Slurm of the test's own, in a temporary folder: munged with its own key
 and socket, slurmctld and slurmd on free ports of 127.0.0.1, proctrack/linuxproc, task/none,
@@ -30,10 +23,7 @@ installs them. Under `unittest discover` (every_program_is_installed), where no 
 everything here skips and no daemon starts.
 """
 import ctypes
-import importlib.machinery
-import importlib.util
 import json
-import math
 import os
 import re
 import shutil
@@ -47,7 +37,6 @@ import unittest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SLURM_SCRIPTS = os.path.join(REPO, "scripts", "slurm")
-SWEEP = os.path.join(SLURM_SCRIPTS, "scenario-sweep")
 BUILD = None  # given on the command line only (__main__): discovered by another test's unittest, all skips
 SKIPPED_FOR_A_CAPABILITY = "Slurm cannot run here: "
 JOB_DEADLINE_S = 120
@@ -102,42 +91,22 @@ def one_run(scenario):
     return run([TOOLS["ddlsim"], scenario, "--json"]).stdout
 
 
-def split_run_merge(scenario, cut, folder):
-    """The sweep as the job array runs it, here: split, ddlsim on each part, merge. The merged text."""
-    parts = os.path.join(folder, "parts")
-    run([SWEEP, "split", scenario, cut, "--out", parts])
-    with open(os.path.join(parts, "sweep.json"), encoding="utf-8") as handle:
-        plan = json.load(handle)
-    for k in range(len(plan["parts"])):
-        run([TOOLS["ddlsim"], os.path.join(parts, f"part-{k}.json"), "--json", "--out", os.path.join(parts, f"result-{k}.json")])
+def shares_merged(scenario, tasks, folder, options=()):
+    """The sweep as the job array runs it, here: ddlsim's shares K/tasks, then ddlsim writing the results from
+    them. The merged text."""
+    os.makedirs(folder)
+    shares = []
+    for k in range(tasks):
+        shares.append(os.path.join(folder, f"share-{k}.json"))
+        run([TOOLS["ddlsim"], scenario, *options, "--share", f"{k}/{tasks}", "--share-out", shares[-1], "-j", "1"])
     merged = os.path.join(folder, "merged.json")
-    run([SWEEP, "merge", parts, "--out", merged])
+    run([TOOLS["ddlsim"], scenario, *options, "--sweep-values", *shares, "--json", "--out", merged])
     with open(merged, encoding="utf-8") as handle:
         return handle.read()
 
 
-def numbers_as_words(text):
-    """The document with its figures replaced by one word: what must be the same bytes."""
-    return re.sub(r"-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+", "NUMBER", text)
-
-
-def assert_close(test, merged, whole, where="$"):
-    if isinstance(whole, dict):
-        test.assertEqual(sorted(merged), sorted(whole), where)
-        for key in whole:
-            assert_close(test, merged[key], whole[key], f"{where}.{key}")
-    elif isinstance(whole, list):
-        test.assertEqual(len(merged), len(whole), where)
-        for i, (m, w) in enumerate(zip(merged, whole)):
-            assert_close(test, m, w, f"{where}[{i}]")
-    elif isinstance(whole, float):
-        test.assertTrue(math.isclose(merged, whole, rel_tol=1e-9, abs_tol=1e-12), f"{where}: {merged} against {whole}")
-    else:
-        test.assertEqual(merged, whole, where)
-
-
-class ScenarioSweepTest(unittest.TestCase):
-    """scenario-sweep split, ddlsim on each part, merge: one ddlsim run's document."""
+class SweepSharesTest(unittest.TestCase):
+    """ddlsim --share K/N in each task, and ddlsim --sweep-values: one ddlsim run's document, byte for byte."""
     maxDiff = None
 
     @classmethod
@@ -147,198 +116,50 @@ class ScenarioSweepTest(unittest.TestCase):
         cls.scenario = cut_down_scenario(cls.folder)
         cls.whole = one_run(cls.scenario)
 
-    def folder_for(self, name):
-        folder = os.path.join(self.folder, name)
-        os.makedirs(folder)
-        return folder
+    def test_any_number_of_shares_merges_into_one_runs_bytes(self):
+        simulations = 2 * len(json.loads(self.whole)["points"])  # each point's iteration and its no-latency twin
+        for tasks in (1, 3, simulations + 2):  # the last with shares that hold nothing
+            self.assertEqual(shares_merged(self.scenario, tasks, os.path.join(self.folder, f"tasks-{tasks}")), self.whole, tasks)
 
-    def test_one_part_per_gpu_count_merges_into_one_runs_document(self):
-        merged = split_run_merge(self.scenario, "each", self.folder_for("each"))
-        whole = json.loads(self.whole)
-        self.assertEqual([(p["label"], p["gpus"]) for p in json.loads(merged)["points"]],
-                         [(p["label"], p["gpus"]) for p in whole["points"]])
-        # On the step engine, ddlsim's default, every simulation starts from clock zero: the very bytes.
-        self.assertEqual(merged, self.whole)
-
-    def test_a_merged_point_keeps_its_parts_bytes(self):
-        folder = self.folder_for("bytes")
-        merged = split_run_merge(self.scenario, "each", folder)
-        for k in range(3):
-            with open(os.path.join(folder, "parts", f"result-{k}.json"), encoding="utf-8") as handle:
-                part = handle.read()
-            body = part[part.index('"points": [') + len('"points": ['):part.index("\n ],\n")]
-            for point in body.split("\n  },\n"):
-                self.assertIn(point.rstrip("}").rstrip(), merged)
-
-    def test_one_part_gives_the_very_bytes_of_one_run(self):
-        self.assertEqual(split_run_merge(self.scenario, "1", self.folder_for("one")), self.whole)
-
-    def test_entries_that_meet_at_some_counts_keep_ddlsims_order(self):
-        # At 1 GPU both ddl entries are "ddl 1" and at 8 "ddl 4x2": ddlsim simulates each once, for the first
-        # entry; a part of 1 GPU alone would hold the two entries as one configuration, which ddlsim refuses.
-        folder = self.folder_for("meet")
-        scenario = cut_down_scenario(folder, [
-            {"name": "ddl", "dims": "topology"}, {"name": "ring"},
-            {"name": "ddl", "dims": {"1": "1", "4": "2x2", "8": "4x2"}},
-            {"name": "hierarchical", "ranks_per_node": "node", "inner": "ring"}, {"name": "torus-2d", "dims": "topology"},
-            {"name": "double-binary-tree"}])
-        whole = json.loads(one_run(scenario))
-        self.assertEqual(len(whole["points"]), 16)
-        for cut in ("each", "2", "8/1,4"):
-            merged = json.loads(split_run_merge(scenario, cut, self.folder_for("meet-" + cut.replace("/", "_"))))
-            self.assertEqual([(p["label"], p["gpus"]) for p in merged["points"]],
-                             [(p["label"], p["gpus"]) for p in whole["points"]], cut)
-            assert_close(self, merged, whole)
-
-    def test_copies_keep_working_in_another_folder(self):
-        folder = self.folder_for("relative")
-        os.makedirs(os.path.join(folder, "mine"))
+    def test_options_reach_every_share(self):
         with open(self.scenario, encoding="utf-8") as handle:
             scenario = json.load(handle)
-        scenario["topology"] = os.path.relpath(os.path.join(REPO, "topologies", "minsky-p100-ib-edr.json"),
-                                               os.path.join(folder, "mine"))
-        scenario["model"] = os.path.relpath(os.path.join(REPO, "models", "resnet50.json"), os.path.join(folder, "mine"))
-        path = os.path.join(folder, "mine", "scenario.json")
+        scenario["effects"] = {"compute_jitter": "sourced", "seed": 3}
+        path = os.path.join(self.folder, "ranged.json")
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(scenario, handle)
-        merged = split_run_merge(path, "each", os.path.join(folder, "elsewhere"))
-        with open(os.path.join(folder, "elsewhere", "parts", "part-0.json"), encoding="utf-8") as handle:
-            part = json.load(handle)
-        self.assertTrue(os.path.isabs(part["topology"]) and os.path.isabs(part["model"]), part["topology"])
-        self.assertEqual(part["gpus"], [1])
-        self.assertEqual(numbers_as_words(merged), numbers_as_words(self.whole))
+        options = ["--range", "--gpus", "8,1"]
+        self.assertEqual(shares_merged(path, 4, os.path.join(self.folder, "ranged"), options),
+                         run([TOOLS["ddlsim"], path, *options, "--json"]).stdout)
 
-    def test_a_tuned_entry_merges_into_one_runs_document_from_another_folder(self):
-        # "auto" reads a table per count, by a path from the scenario's folder that each copy must keep.
-        folder = self.folder_for("tuned")
-        os.makedirs(os.path.join(folder, "mine"))
-        with open(self.scenario, encoding="utf-8") as handle:
-            scenario = json.load(handle)
-        tables = os.path.relpath(os.path.join(REPO, "scenarios", "tuning"), os.path.join(folder, "mine"))
-        scenario["algorithms"] = [{"name": "auto", "tuning": tables + "/minsky-p100-ib-edr-allreduce-{gpus}.json"}, {"name": "ring"}]
-        path = os.path.join(folder, "mine", "scenario.json")
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle)
-        whole = one_run(path)
-        self.assertIn('"chosen"', whole)
-        self.assertEqual(split_run_merge(path, "each", os.path.join(folder, "elsewhere")), whole)
-
-    def test_it_knows_every_allreduce_ddlsim_has(self):
-        # Placing points takes each algorithm's label: a new algorithm must be taught to scenario-sweep.
-        loader = importlib.machinery.SourceFileLoader("scenario_sweep", SWEEP)
-        module = importlib.util.module_from_spec(importlib.util.spec_from_loader("scenario_sweep", loader))
-        loader.exec_module(module)
-        names = run([TOOLS["ddlsim"], "algorithms", "--names"]).stdout.split("\n")
-        allreduces = sorted(line.split()[0] for line in names if line.endswith(" allreduce"))
-        self.assertEqual(sorted(module.ALGORITHMS), allreduces)
-
-    def bad(self, arguments, *expected):
-        result = run([SWEEP, *arguments], check=False)
-        self.assertEqual(result.returncode, 2, result.stderr)
-        self.assertEqual(result.stdout, "")
-        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
-        self.assertTrue(result.stderr.startswith("scenario-sweep: "), result.stderr)
-        for text in expected:
-            self.assertIn(text, result.stderr)
-
-    def edited(self, folder, edit):
-        with open(self.scenario, encoding="utf-8") as handle:
-            scenario = json.load(handle)
-        edit(scenario)
-        path = os.path.join(folder, f"bad-{len(os.listdir(folder))}.json")
-        with open(path, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle)
-        return path
-
-    def test_bad_input_to_split_names_the_field_and_writes_nothing(self):
-        folder = self.folder_for("bad-split")
-        out = os.path.join(folder, "out")
-        cases = [
-            (lambda s: s.update(gpus=[1, 4, 4]), "each", "$.gpus[2]", "listed twice"),
-            (lambda s: s.update(gpus=[1, 4.5]), "each", "$.gpus[1]", "integer"),
-            (lambda s: s.update(gpus=[]), "each", "$.gpus", "at least one"),
-            (lambda s: s["algorithms"].append({"name": "rign"}), "each", "$.algorithms[2].name", "'rign'"),
-            (lambda s: s["algorithms"].append({"name": "ring", "dims": "topology"}), "each", "$.algorithms[2].dims", "ring takes no dims"),
-            (lambda s: s["algorithms"].append({"name": "ddl", "dims": {"1": "1", "4": "4", "8": "8", "16": "16"}}), "each",
-             "$.algorithms[2].dims.16", "does not list"),
-            (lambda s: s["algorithms"].append({"name": "ddl", "dims": {"1": "1", "4": "4"}}), "each",
-             "$.algorithms[2].dims", "no grid given for 8 GPUs"),
-            (lambda s: s["algorithms"].append({"name": "ddl", "dims": {"1": "1", "4": "4", "8": "4y2"}}), "each",
-             "$.algorithms[2].dims.8", "4y2"),
-            (lambda s: s["algorithms"].append({"name": "ring"}), "each", "$.algorithms[2]", "same configuration as $.algorithms[1]"),
-            (lambda s: s["algorithms"].append({"name": "hierarchical"}), "each", "$.algorithms[2]", "ranks_per_node"),
-            (lambda s: s.update(gpus=[1, 4, 6]), "each", "$.algorithms[0].dims", "6 GPUs do not fill"),
-            (lambda s: s.update(topology="minksy-p100-ib-edr"), "each", "$.topology", "no topology named 'minksy-p100-ib-edr'"),
-            (lambda s: s.update(model="../nowhere/resnet50.json"), "each", "$.model", "no file"),
-            (lambda s: s.pop("algorithms"), "each", "$", "'algorithms' is missing"),
-            (lambda s: None, "4", "N_OR_COUNTS '4'", "1 to 3 parts"),
-            (lambda s: None, "0", "N_OR_COUNTS '0'", "1 to 3 parts"),
-            (lambda s: None, "1,4", "N_OR_COUNTS '1,4'", "no part has 8 GPUs"),
-            (lambda s: None, "1,4/4,8", "N_OR_COUNTS '1,4/4,8'", "4 GPUs are in two parts"),
-            (lambda s: None, "1,2/4,8", "N_OR_COUNTS '1,2/4,8'", "2 GPUs"),
-            (lambda s: None, "half", "N_OR_COUNTS 'half'", "expected N"),
-        ]
-        for edit, cut, *expected in cases:
-            with self.subTest(expected=expected):
-                path = self.edited(folder, edit)
-                self.bad(["split", path, cut, "--out", out], path if expected[0].startswith("$") else "", *expected)
-                self.assertFalse(os.path.exists(out), "written on bad input")
-        not_json = os.path.join(folder, "not-json.json")
-        with open(not_json, "w", encoding="utf-8") as handle:
-            handle.write('{"name": ')
-        self.bad(["split", not_json, "each", "--out", out], not_json, "not JSON")
-        self.bad(["split", os.path.join(folder, "absent.json"), "each", "--out", out], "absent.json: no such file")
-        self.bad(["split", self.scenario, "each"], "usage")
-        self.assertFalse(os.path.exists(out), "written on bad input")
-        run([SWEEP, "split", self.scenario, "each", "--out", out])
-        before = sorted(os.listdir(out))
-        self.bad(["split", self.scenario, "2", "--out", out], f"--out {out}", "earlier sweep")
-        self.assertEqual(sorted(os.listdir(out)), before)
-
-    def test_bad_input_to_merge_names_the_file_and_writes_nothing(self):
-        folder = self.folder_for("bad-merge")
-        split_run_merge(self.scenario, "each", folder)
-        parts = os.path.join(folder, "parts")
+    def test_shares_of_another_sweep_or_a_missing_one_are_refused_and_nothing_is_written(self):
+        folder = os.path.join(self.folder, "foreign")
+        shares_merged(self.scenario, 2, folder)
+        plain = [os.path.join(folder, f"share-{k}.json") for k in range(2)]
         out = os.path.join(folder, "out.json")
+        for options, shares, expected in (([], plain[:1], "no share holds simulation"),
+                                          (["--compute-scale", "0.5"], plain, "a share of another sweep"),
+                                          (["--gpus", "4"], plain, "a share of another sweep"),
+                                          (["--engine", "message"], plain, "a share of another sweep"),
+                                          ([], plain + plain[:1], "out of place")):
+            result = run([TOOLS["ddlsim"], self.scenario, *options, "--sweep-values", *shares, "--json", "--out", out], check=False)
+            self.assertEqual(result.returncode, 2, (options, result.stderr))
+            self.assertIn("--sweep-values", result.stderr)
+            self.assertIn(expected, result.stderr)
+            self.assertFalse(os.path.exists(out), "written on bad input")
 
-        def result(k):
-            return os.path.join(parts, f"result-{k}.json")
-
-        def read(path):
-            with open(path, encoding="utf-8") as handle:
-                return handle.read()
-
-        def write(path, text):
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-
-        originals = {k: read(result(k)) for k in range(3)}
-        cases = [
-            (lambda: os.remove(result(1)), result(1), "no such file", "part 1, 4 GPUs"),
-            (lambda: write(result(1), originals[2]), result(1), "$.points[0].gpus", "8 where the plan has 4"),
-            (lambda: write(result(2), originals[2].replace('"label": "ddl 4x2"', '"label": "ddl 2x4"')), result(2),
-             "$.points[0].label", '"ddl 2x4" where the plan has "ddl 4x2"'),
-            (lambda: write(result(0), originals[0].replace('"tool": "ddlsim"', '"tool": "ddlsim2"')), result(0), "$.run",
-             "differs from"),
-            (lambda: write(result(1), originals[1][:200]), result(1), "not JSON"),
-            (lambda: write(result(1), originals[1].replace('"points": [', '"points": [{"gpus": 4},', 1)), result(1),
-             "$.points", "3 points where part 1 gives 2"),
-            (lambda: write(os.path.join(parts, "sweep.json"), "[]"), "sweep.json", "not a plan"),
-        ]
-        manifest = read(os.path.join(parts, "sweep.json"))
-        for damage, *expected in cases:
-            with self.subTest(expected=expected):
-                damage()
-                try:
-                    self.bad(["merge", parts, "--out", out], *expected)
-                    self.assertFalse(os.path.exists(out), "written on bad input")
-                finally:
-                    for k, text in originals.items():
-                        write(result(k), text)
-                    write(os.path.join(parts, "sweep.json"), manifest)
-        self.bad(["merge", os.path.join(folder, "absent"), "--out", out], "absent: no such folder")
-        self.bad(["merge", parts, "--out", os.path.join(folder, "absent", "out.json")], "no folder")
-        self.assertFalse(os.path.exists(out), "written on bad input")
+    def test_the_planning_script_refuses_bad_input_before_submitting_anything(self):
+        environment = dict(os.environ, DDLSCALE=REPO, DDLSCALE_BUILD=os.path.join(TEMPORARY, "build"), PATH="/usr/bin:/bin")
+        script = os.path.join(SLURM_SCRIPTS, "ddlsim-sweep.sbatch")
+        results = os.path.join(self.folder, "planned", "predicted.json")
+        os.makedirs(os.path.dirname(results))
+        for arguments, expected in (([os.path.join(self.folder, "absent.json")], "no such scenario file"),
+                                    ([self.scenario, results, "--gpus", "3"], "--gpus"),
+                                    ([self.scenario, results, "--engine", "smpi"], "--engine")):
+            result = run(["bash", script, *arguments], check=False, env=environment)
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(expected, result.stderr)
+        self.assertEqual(os.listdir(os.path.dirname(results)), [], "nothing planned on bad input")
 
 
 def free_port():
@@ -406,7 +227,7 @@ class OneNodeSlurm:
             os.makedirs(os.path.join(folder, sub), mode=0o700)
         self.environment = {key: value for key, value in os.environ.items()
                             if not key.startswith(("SLURM_", "SBATCH_", "SRUN_", "SALLOC_", "PMIX_", "PMI_", "OMPI_"))}
-        self.environment.update(SLURM_CONF=self.conf, DDLSCALE=REPO, DDLSCALE_BUILD=os.path.join(TEMPORARY, "build"),
+        self.environment.update(SLURM_CONF=self.conf, DDLSCALE=REPO, DDLSCALE_BUILD=os.path.join(TEMPORARY, "build"), SWEEP_TASKS="3",
                                 PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
 
     def log(self, name, lines=40):
@@ -576,7 +397,7 @@ class SlurmTest(unittest.TestCase):
                                              "-b", "1K", "-e", "64K", "-f", "4", "-n", "5", "-w", "1", "--baseline", "mpi",
                                              output=cls.outputs["bench"])
             cls.sweep_job = cls.slurm.submit(os.path.join(SLURM_SCRIPTS, "ddlsim-sweep.sbatch"), cls.scenario, cls.results,
-                                             output=cls.outputs["sweep"])
+                                             output=cls.outputs["sweep"])  # SWEEP_TASKS=3: OneNodeSlurm
             cls.jobs = cls.slurm.wait_for_every_job(JOB_DEADLINE_S)
             cls.jobs_s = time.monotonic() - cls.started - cls.up_s
         except BaseException:
@@ -597,9 +418,13 @@ class SlurmTest(unittest.TestCase):
             return handle.read()
 
     def job_report(self):
-        outputs = "".join(f"--- {path}\n{open(path, errors='replace').read()}" for path in
+        def text(path):
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                return handle.read()
+
+        outputs = "".join(f"--- {path}\n{text(path)}" for path in
                           [*self.outputs.values(), *sorted(os.path.join(d, f) for d, _, fs in os.walk(self.folder)
-                                                             for f in fs if f.startswith(("part-", "merge")) and f.endswith(".out"))]
+                                                             for f in fs if f.startswith(("share-", "merge")) and f.endswith(".out"))]
                           if os.path.exists(path))
         jobs = "\n".join(f"{job['JobId']} {job.get('JobName')} {job['JobState']} {job.get('ExitCode')}"
                          for job in self.jobs.values())
@@ -630,9 +455,7 @@ class SlurmTest(unittest.TestCase):
         self.assertTrue(os.path.exists(self.results), self.job_report())
         with open(self.results, encoding="utf-8") as handle:
             merged = handle.read()
-        # The same bytes as this split, run and merged here with the same ddlsim, and as one whole run: on the
-        # step engine every simulation starts from clock zero.
-        self.assertEqual(merged, split_run_merge(self.scenario, "each", tempfile.mkdtemp(dir=self.folder)))
+        # The same bytes as one whole run: every simulation runs in a fresh process, wherever it runs.
         self.assertEqual(merged, one_run(self.scenario))
         self.assertRegex(self.output("sweep"), r"ddlsim-sweep: array job \d+ \(3 tasks\) and merge job \d+")
 

@@ -169,6 +169,22 @@ TEST_F(DdlsimSimulate, TraceSimulatesTheTracedPointAloneAsTheSweepWould) {
   EXPECT_FALSE(fs::exists(dir_ / "t.json"));
 }
 
+TEST_F(DdlsimSimulate, DryRunChecksAndCountsWithoutSimulatingOrWriting) {
+  const fs::path out = dir_ / "points.json";
+  // Two algorithms at 1, 8 and 16 GPUs: six points, each an iteration and its no-latency twin; --range adds
+  // each end of the range.
+  const Result plain = ddlsim(scenario().string() + " --dry-run --json --out " + out.string());
+  ASSERT_EQ(plain.exitCode, 0) << plain.err;
+  EXPECT_NE(plain.out.find(": 12 simulations of 6 points, each needing up to about"), std::string::npos) << plain.out;
+  EXPECT_FALSE(fs::exists(out));
+  const Result ranged = ddlsim(scenario([](auto& j) { j["effects"] = {{"compute_jitter", "sourced"}}; }).string() +
+                               " --dry-run --range");
+  EXPECT_NE(ranged.out.find(": 24 simulations of 6 points"), std::string::npos) << ranged.out;
+  const Result bad = ddlsim(scenario().string() + " --dry-run --gpus 2");
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(bad.out, "");
+}
+
 TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
   Result result = ddlsim(scenario().string());
   ASSERT_EQ(result.exitCode, 0) << result.err;
