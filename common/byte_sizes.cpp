@@ -54,4 +54,19 @@ std::vector<std::int64_t> sweepByteSizes(std::int64_t minBytes, std::int64_t max
   return result;
 }
 
+std::vector<std::int64_t> linearByteSizes(std::int64_t minBytes, std::int64_t maxBytes, std::int64_t stepBytes, int elementBytes) {
+  if (minBytes > maxBytes) throw InvalidArgument("--min-bytes", "is larger than --max-bytes");
+  if (stepBytes <= 0) throw InvalidArgument("--step-bytes", "must be 1 byte or more");
+  if ((maxBytes - minBytes) / stepBytes + 1 > kMaxSweepSizes)
+    throw InvalidArgument("--step-bytes", std::to_string(stepBytes) + " from " + std::to_string(minBytes) + " to " +
+                                              std::to_string(maxBytes) + " bytes is more than " + std::to_string(kMaxSweepSizes) +
+                                              " sizes");
+  std::vector<std::int64_t> result;
+  for (std::int64_t bytes = minBytes; bytes <= maxBytes; bytes += stepBytes) {
+    const std::int64_t rounded = bytes / elementBytes * elementBytes;
+    if (result.empty() || rounded != result.back()) result.push_back(rounded);
+  }
+  return result;
+}
+
 }  // namespace ddl

@@ -19,5 +19,8 @@ constexpr int kMaxSweepSizes = 10000;
 // rows size by size. Throws InvalidArgument naming --min-bytes or --factor for a sweep that would never
 // end or would have more than kMaxSweepSizes sizes.
 std::vector<std::int64_t> sweepByteSizes(std::int64_t minBytes, std::int64_t maxBytes, double factor, int elementBytes);
+// The same with a step of `stepBytes` instead of a factor (nccl-tests' -i); InvalidArgument naming
+// --step-bytes for a step of 0 or more than kMaxSweepSizes sizes.
+std::vector<std::int64_t> linearByteSizes(std::int64_t minBytes, std::int64_t maxBytes, std::int64_t stepBytes, int elementBytes);
 
 }  // namespace ddl

@@ -101,8 +101,9 @@ class Transport {
   // A copy within this transport's memory, finished when it returns: how `ddlrun bench` runs a schedule
   // out of place (the schedules work in place).
   virtual void copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
-  // What this rank's memory is, for the "# Rank ... on HOST ..." lines: "host memory", or the GPU.
-  virtual std::string deviceDescription() const { return "host memory"; }
+  // What this rank's memory is, for the "# Rank ... on HOST device ..." lines, as nccl-tests writes a device
+  // there ("0 [0000:04:00] NVIDIA H100"): "-1 [host] host memory" where it is no GPU's.
+  virtual std::string deviceDescription() const { return "-1 [host] host memory"; }
 };
 
 // One wait of `transport`, its ids in a vector of their own: for waits off the hot path (agreements

@@ -19,6 +19,7 @@ class World {
   virtual void barrier() = 0;
   // Every rank calls these with its own value and gets the same result.
   virtual double maxOverRanks(double value) = 0;
+  virtual double meanOverRanks(double value) = 0;
   virtual std::int64_t sumOverRanks(std::int64_t value) = 0;
   // Every rank calls it with a text about itself (its host, its device, its timeline); rank 0 gets every
   // rank's, in rank order, and the others nothing: what is gathered is written by rank 0, and an all-gather

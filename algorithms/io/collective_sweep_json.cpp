@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/run_description_json.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "algorithms/schedule/element_type.hpp"
@@ -50,6 +51,7 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
                              {"ranks_per_host", sweep.ranksPerHost},
                              {"type", sweep.type},
                              {"rows", rows}};
+  if (!sweep.timeOverRanks.empty()) document["time_over_ranks"] = sweep.timeOverRanks;
   requireFiniteNumbers(document, "the collective sweep");
   return document;
 }
@@ -76,7 +78,7 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
   const JsonReader root(source);
   root.object(json);
   root.allowOnly(json, {"source", "run", "configuration", "collective", "algorithm", "parameters", "label", "ranks", "hosts",
-                        "ranks_per_host", "type", "rows"});
+                        "ranks_per_host", "type", "time_over_ranks", "rows"});
   CollectiveSweep sweep;
   sweep.source = root.stringAt(json, "source");
   if (root.has(json, "run")) sweep.run = runDescriptionFromJson(root.at("run"), json["run"]);
@@ -91,6 +93,11 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
   if (root.has(json, "ranks_per_host"))
     sweep.ranksPerHost = static_cast<int>(root.integerAt(json, "ranks_per_host", 1, sweep.ranks));
   sweep.type = root.stringAt(json, "type");
+  if (root.has(json, "time_over_ranks")) {
+    sweep.timeOverRanks = root.stringAt(json, "time_over_ranks");
+    if (!rankAverageNamed(sweep.timeOverRanks))
+      root.at("time_over_ranks").fail("'" + sweep.timeOverRanks + "' is not rank0, mean, min or max");
+  }
   if (sweepElementBytes(sweep.type) == 0) root.at("type").fail("'" + sweep.type + "' names no element type");
   const JsonReader rowsAt = root.at("rows");
   const auto& rows = rowsAt.array(root.member(json, "rows"));

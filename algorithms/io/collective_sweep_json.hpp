@@ -4,7 +4,7 @@
 //
 // {"source": "ddlrun bench", "run": {"tool": "ddlrun", "version": ..., "commit": ..., "transport": "mpi"},
 //  "configuration": "4 nodes x 1", "collective": "allreduce", "algorithm": "ddl", "parameters": {"dims": [2, 2]},
-//  "label": "ddl 2x2", "ranks": 4, "hosts": 4, "ranks_per_host": 1, "type": "float32",
+//  "label": "ddl 2x2", "ranks": 4, "hosts": 4, "ranks_per_host": 1, "type": "float32", "time_over_ranks": "mean",
 //  "rows": [{"bytes": 1048576, "count": 262144, "time_s": ..., "algbw_Bps": ..., "busbw_Bps": ...,
 //            "wrong": 0, "out_of_place": {"time_s": ..., "algbw_Bps": ..., "busbw_Bps": ..., "wrong": 0},
 //            "baseline": {"library": "NCCL", "time_s": ..., ...}}]}
@@ -52,6 +52,9 @@ struct CollectiveSweep {
   int hosts = 0;         // nodes (ddlsim) or machines (ddlrun)
   int ranksPerHost = 0;  // the most ranks on one of them
   std::string type;
+  // Which figure over the ranks each time is (nccl-tests' -a: "rank0", "mean", "min", "max"); empty in files
+  // written before it was recorded, which took the slowest rank's.
+  std::string timeOverRanks;
   double busFactor = 0;  // nccl-tests' bus bandwidth factor for this collective and rank count
   std::vector<CollectiveSweepRow> rows;
 };

@@ -23,23 +23,35 @@ BenchCommand::BenchCommand(CLI::App& app)
                        "simulates it) instead of an algorithm: it gives the collective, the ranks and the size, and is "
                        "verified before any rank runs it")
       ->check(readableFile());
-  command_->add_option("-b,--min-bytes", minBytes_, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
-  command_->add_option("-e,--max-bytes", maxBytes_, "Largest buffer")->capture_default_str();
-  command_->add_option("-f,--factor", factor_, "Size multiplier between rows")->check(finiteIn(1, 1024))->capture_default_str();
+  command_->add_option("-b,--min-bytes,--minbytes", minBytes_, "Smallest buffer (bytes; K, M, G suffixes)")->capture_default_str();
+  command_->add_option("-e,--max-bytes,--maxbytes", maxBytes_, "Largest buffer")->capture_default_str();
+  command_->add_option("-f,--factor,--stepfactor", factor_, "Size multiplier between rows")->check(finiteIn(1, 1024))->capture_default_str();
+  command_->add_option("-i,--step-bytes,--stepbytes", stepBytes_, "Size increment between rows instead of -f (K, M, G suffixes)");
   command_->add_option("-n,--iters", bench_.iterations, "Timed runs per size")->check(CLI::Range(1, 1000000))->capture_default_str();
-  command_->add_option("-w,--warmup", bench_.warmup, "Untimed runs per size before timing")
+  command_->add_option("-w,--warmup,--warmup_iters", bench_.warmup, "Untimed runs per size before timing")
       ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  command_->add_option("-N,--cycles,--run_cycles", bench_.cycles, "Run the whole sweep this many times (table only)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  command_->add_option("-a,--average", average_,
+                       "Each time over the ranks: 0 rank 0's, 1 the mean (nccl-tests' default), 2 the least, 3 the most")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+  command_->add_option("-u,--unalign", bench_.unalign,
+                       "Begin both buffers this many elements into their memory, misaligned (nccl-tests' -u)")
+      ->check(CLI::Range(0, 4096))
       ->capture_default_str();
   command_->add_option("-c,--check", bench_.checks, "Checked runs per size (fresh data, exact expected result)")
       ->check(CLI::Range(0, 1000000))
       ->capture_default_str();
-  command_->add_option("-d,--type", type_, "float32 (nccl-tests: float), float64 (double), bfloat16, float16 (half)")
+  command_->add_option("-d,--type,--datatype", type_, "float32 (nccl-tests: float), float64 (double), bfloat16, float16 (half)")
       ->capture_default_str();
   command_->add_option("-o,--op", op_, "The reduction: sum (the schedules sum; nccl-tests' prod, min, max, avg are not here)")
       ->capture_default_str();
   command_->add_option("-z,--blocking", blocking_,
                        "1: each run ends on the CPU before the next starts, which is how ddlrun always runs (nccl-tests' "
-                       "-z 1); 0 is not available")
+                       "-z 1); nccl-tests' 0, 2 and 3 are not available")
       ->capture_default_str();
   command_->add_option("--baseline", baseline_,
                        "Also run the library's own collective on the same buffers: mpi (with --transport mpi) or nccl "
@@ -50,14 +62,17 @@ BenchCommand::BenchCommand(CLI::App& app)
   command_->add_option("--configuration", bench_.configuration, "A label for the JSON results, to join them with ddlsim's")
       ->check(utf8Text());
   flags_.addTo(command_);
+  ncclTestsFlags_.addTo(command_);
   command_->footer(
-      "The table is nccl-tests' (all_reduce_perf and its kin), column for column, so that tools written for it read\n"
-      "it: size, count, type, redop, root, then out of place and in place: time per run (the slowest rank's\n"
-      "average, us), algbw = bytes / time, busbw = algbw x 2(n-1)/n for allreduce or (n-1)/n for reduce-scatter\n"
-      "and all-gather (GB/s), and #wrong: elements, summed over all ranks and checked runs, that differ from the\n"
-      "exact expected result; then the '# Avg bus bandwidth' footer. The schedules work in place: out of place is\n"
-      "a local copy of the input buffer, then the schedule. With --baseline, the library's own in-place figures\n"
-      "follow in four more columns. Data is rank- and position-dependent.");
+      "The table is nccl-tests' 2.19 (all_reduce_perf and its kin), to the letter, so that tools written for it read\n"
+      "it: size, count (per rank for all-gather and reduce-scatter), type, redop, root, then out of place and in\n"
+      "place: time per run (us; each rank's average, then over the ranks as -a says: the mean by default),\n"
+      "algbw = bytes / time, busbw = algbw x 2(n-1)/n for allreduce or (n-1)/n for reduce-scatter and all-gather\n"
+      "(GB/s), and #wrong: elements, summed over all ranks and checked runs, that differ from the exact expected\n"
+      "result; then the '# Avg bus bandwidth' footer. The schedules work in place: out of place is a local copy\n"
+      "of the input buffer, then the schedule. With --baseline, the library's own in-place figures follow in four\n"
+      "more columns. Data is rank- and position-dependent. nccl-tests' flags are taken under its names too; those\n"
+      "with no meaning here are refused unless at nccl-tests' default.");
 }
 
 void BenchCommand::check() {
@@ -84,6 +99,8 @@ void BenchCommand::check() {
   if (blocking_ != 1)
     throw InvalidArgument("--blocking", std::to_string(blocking_) + ": ddlrun ends each run on the CPU before the next "
                                                                      "(nccl-tests' -z 1); only -z 1");
+  ncclTestsFlags_.check();
+  bench_.average = static_cast<RankAverage>(average_);
   bench_.type = *type;
   const auto elementBytes = static_cast<int>(sizeOf(bench_.type));
   bench_.factor = factor_;
@@ -95,10 +112,19 @@ void BenchCommand::check() {
                                           std::to_string(spec.elementBytes) + "-byte elements");
     bench_.sizes = {spec.elements * spec.elementBytes};
   } else {
-    bench_.sizes = sweepByteSizes(parseByteSize(minBytes_, "--min-bytes"), parseByteSize(maxBytes_, "--max-bytes"), factor_,
-                                  elementBytes);
+    bench_.minBytes = parseByteSize(minBytes_, "--min-bytes");
+    bench_.maxBytes = parseByteSize(maxBytes_, "--max-bytes");
+    if (!stepBytes_.empty()) {
+      if (command_->count("--factor")) throw InvalidArgument("--step-bytes", "choose one of -i (--step-bytes) and -f (--factor)");
+      bench_.stepBytes = parseByteSize(stepBytes_, "--step-bytes");
+      bench_.sizes = linearByteSizes(bench_.minBytes, bench_.maxBytes, bench_.stepBytes, elementBytes);
+    } else {
+      bench_.sizes = sweepByteSizes(bench_.minBytes, bench_.maxBytes, factor_, elementBytes);
+    }
   }
   if (csv_ && json_) throw InvalidArgument("--csv", "choose one of --csv and --json");
+  if (bench_.cycles > 1 && (csv_ || json_))
+    throw InvalidArgument("--cycles", "only with the table: a results file holds each size once");
   bench_.format = json_ ? BenchOptions::Format::Json : csv_ ? BenchOptions::Format::Csv : BenchOptions::Format::Table;
   if (!bench_.out.empty() && !csv_ && !json_) throw InvalidArgument("--out", "only with --csv or --json");
   bench_.run = flags_.run();
@@ -119,7 +145,8 @@ void BenchCommand::check() {
   const auto largest = static_cast<double>(bench_.sizes.back());
   // Each rank holds nccl-tests' two buffers (out of place reads one and writes the other) and as much again
   // in receive staging, in host memory or on its GPU (with host copies of the buffers to fill and check).
-  flags_.requireMemoryPerRank(largest * (transport.onGpus ? 2 : 3), "--max-bytes", "a " + formatBytes(largest) + " buffer");
+  flags_.requireMemoryPerRank((largest + bench_.unalign * elementBytes) * (transport.onGpus ? 2 : 3), "--max-bytes",
+                              "a " + formatBytes(largest) + " buffer");
   requireGpuMemory(transport, flags_.ranksOnThisHost(), 3 * largest, "--max-bytes");
   flags_.requirePiecesFor(largest);
 }
@@ -134,6 +161,12 @@ void BenchCommand::checkForJob(int mpiRanks) {
                                            std::to_string(bench_.schedule->ranks()));
     return;
   }
+  // All-gather and reduce-scatter run the sizes nccl-tests runs: whole 16-byte blocks per rank.
+  const int elementBytes = static_cast<int>(sizeOf(bench_.type));
+  bench_.sizes = ncclTestsSizes(bench_.collective, bench_.sizes, elementBytes, ranks_);
+  if (bench_.sizes.empty())
+    throw InvalidArgument("--max-bytes", "no size of the sweep holds a 16-byte block for each of " + std::to_string(ranks_) +
+                                             " ranks, as nccl-tests' " + std::string(toString(bench_.collective)) + " needs");
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
   // chunks too small for the largest buffer, and a tuning table made for another rank count.
   if (bench_.tuning) algorithm_.requireTuningFits(bench_.collective, ranks_, ranksFlag);

@@ -3,6 +3,7 @@
 
 #include "algorithms/cli/algorithm_flags.hpp"
 #include "runtime/bench/bench_harness.hpp"
+#include "runtime/bench/nccl_tests_flags.hpp"
 #include "runtime/launch/ddlrun_command.hpp"
 
 namespace ddl {
@@ -19,7 +20,10 @@ class BenchCommand final : public DdlrunCommand {
   std::string scheduleFile_;
   std::string minBytes_ = "1K", maxBytes_ = "64M", type_ = "float32", op_ = "sum", baseline_;
   int blocking_ = 1;
+  int average_ = static_cast<int>(kNcclTestsAverage);
   double factor_ = 2;
+  std::string stepBytes_;
+  NcclTestsFlags ncclTestsFlags_;
   bool csv_ = false, json_ = false;
   BenchOptions bench_;
   int ranks_ = 0;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <limits>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -12,7 +13,6 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
-#include "runtime/bench/bench_table.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
@@ -20,6 +20,32 @@
 
 namespace ddl {
 namespace {
+
+struct BenchMeasurement {
+  double seconds = 0;      // per run, over the ranks as -a says
+  std::int64_t wrong = 0;  // over all ranks and checked runs
+  bool available = true;   // false where the library lacks this collective, size or type
+};
+
+struct BenchRow {
+  std::int64_t bytes = 0;
+  Elements count = 0;
+  BenchMeasurement outOfPlace;
+  BenchMeasurement inPlace;
+  BenchMeasurement baseline;  // the library's own, in place, where asked for
+  std::string chosen;         // --algorithm auto: what the tuning table chose at this size
+};
+
+// A figure every rank has, as nccl-tests' -a reports it: rank 0's, or the mean, least or most over the ranks.
+double overRanks(World& world, double value, RankAverage average) {
+  switch (average) {
+    case RankAverage::Rank0: return world.maxOverRanks(world.rank() == 0 ? value : -std::numeric_limits<double>::infinity());
+    case RankAverage::Mean: return world.meanOverRanks(value);
+    case RankAverage::Min: return -world.maxOverRanks(-value);
+    case RankAverage::Max: return world.maxOverRanks(value);
+  }
+  return value;
+}
 
 // The buffer a size's runs work on, filled with its starting values.
 void fillBuffer(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& buffer, Elements count,
@@ -37,7 +63,7 @@ double timeRuns(const BenchOptions& options, World& world, Run&& run) {
   for (int i = 0; i < options.iterations; ++i) run();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / options.iterations;
   freezeIfAsked("results", world.rank());
-  return world.maxOverRanks(seconds);
+  return overRanks(world, seconds, options.average);
 }
 
 // Fills `input`, runs, and counts the wrong elements of `output` (the same buffer, in place).
@@ -66,6 +92,53 @@ AlgorithmChoice choiceFor(const BenchOptions& options, Elements count) {
   return {options.algorithm, options.algorithmOptions};
 }
 
+// The table's run: its parameters, what runs, and each rank's device.
+NcclTestsRun tableRun(const BenchOptions& options, int ranks, const std::string& algorithm, std::vector<std::string> devices,
+                      const std::string& baselineLibrary) {
+  NcclTestsRun run;
+  run.program = "ddlrun bench";
+  run.minBytes = options.minBytes > 0 ? options.minBytes : options.sizes.front();
+  run.maxBytes = options.maxBytes > 0 ? options.maxBytes : options.sizes.back();
+  run.factor = options.factor;
+  run.stepBytes = options.stepBytes;
+  run.warmup = options.warmup;
+  run.iterations = options.iterations;
+  run.validation = options.checks > 0;
+  run.unalign = options.unalign;
+  char text[256];
+  std::snprintf(text, sizeof text, "ddlrun: %s %s on %d ranks, schedule pieces of %zu B, each time the %s over the ranks (-a %d)",
+                algorithm.c_str(), std::string(toString(options.collective)).c_str(), ranks, options.run.pieceBytes,
+                std::string(toString(options.average)).c_str(), static_cast<int>(options.average));
+  run.comments = {text, "ddlrun: out of place = a local copy of the input, then the schedule in place on the output"};
+  run.devices = std::move(devices);
+  run.baselineLibrary = baselineLibrary;
+  return run;
+}
+
+NcclTestsHalf tableHalf(const BenchMeasurement& measured, bool checked) {
+  NcclTestsHalf half;
+  half.present = measured.available;
+  half.seconds = measured.seconds;
+  if (checked) half.wrong = measured.wrong;
+  return half;
+}
+
+NcclTestsRow tableRow(const BenchOptions& options, const BenchRow& row, int ranks, bool baseline) {
+  const int elementBytes = static_cast<int>(sizeOf(options.type));
+  NcclTestsRow line;
+  line.bytes = row.bytes;
+  line.count = ncclTestsCount(options.collective, row.bytes, elementBytes, ranks);
+  line.type = std::string(ncclTestsName(options.type));
+  line.redop = ncclTestsRedop(options.collective);
+  const bool checked = options.checks > 0;
+  line.outOfPlace = tableHalf(row.outOfPlace, checked);
+  line.inPlace = tableHalf(row.inPlace, checked);
+  if (baseline) line.baseline = tableHalf(row.baseline, checked);
+  // The choice of a tuning table goes on a comment line before its row, so the row keeps nccl-tests' columns.
+  if (!row.chosen.empty()) line.comment = "auto chose " + row.chosen;
+  return line;
+}
+
 // "Pid  12345 on    myhost device  0 [0000:04:00] NVIDIA H200", this rank's line of the table's header.
 std::string describeRank(const Transport& transport) {
   char host[256] = "unknown";
@@ -90,6 +163,7 @@ void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, i
   sweep.hosts = hosts.hosts;
   sweep.ranksPerHost = hosts.ranksPerHost;
   sweep.type = toString(options.type);
+  sweep.timeOverRanks = std::string(toString(options.average));
   sweep.busFactor = busBandwidthFactor(options.collective, ranks);
   for (const BenchRow& row : rows) {
     CollectiveSweepRow entry{row.bytes, row.count, {row.inPlace.seconds, row.inPlace.wrong}, std::nullopt, std::nullopt, "",
@@ -142,16 +216,21 @@ int runBench(const BenchOptions& options, RankContext& context) {
   ProgramRunner runner(transport, options.run);
   const auto largest = static_cast<std::size_t>(options.sizes.back()) + elementBytes;
   // nccl-tests' sendbuff and recvbuff: out of place reads `input` and leaves its result in `output`; in place
-  // works on `output` alone.
-  TransportBuffer input(transport, largest), output(transport, largest);
+  // works on `output` alone. Both begin -u elements into their memory.
+  const std::size_t unalign = static_cast<std::size_t>(options.unalign) * elementBytes;
+  TransportBuffer input(transport, largest, unalign), output(transport, largest, unalign);
   const bool table = options.format == BenchOptions::Format::Table;
-  const std::vector<std::string> rankLines = world.gatherText(describeRank(transport));
+  const NcclTestsRun run = tableRun(options, ranks, algorithm, world.gatherText(describeRank(transport)), baselineLibrary);
+  const double busFactor = busBandwidthFactor(options.collective, ranks);
   const JobHosts hosts = jobHosts(world);
 
   std::vector<BenchRow> rows;
+  std::vector<NcclTestsRow> lines;
   std::int64_t totalWrong = 0;
-  if (rank == 0 && table) std::fputs(benchTableHeader(options, ranks, algorithm, rankLines, baselineLibrary).c_str(), stdout);
-  for (const std::int64_t bytes : options.sizes) {
+  if (rank == 0 && table) std::fputs(ncclTestsHeader(run).c_str(), stdout);
+  std::vector<std::int64_t> sweep;
+  for (int cycle = 0; cycle < options.cycles; ++cycle) sweep.insert(sweep.end(), options.sizes.begin(), options.sizes.end());
+  for (const std::int64_t bytes : sweep) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
     const std::size_t countBytes = static_cast<std::size_t>(count) * elementBytes;
     const AlgorithmChoice choice = options.schedule ? AlgorithmChoice{} : choiceFor(options, count);
@@ -197,7 +276,8 @@ int runBench(const BenchOptions& options, RankContext& context) {
       }
     }
     if (rank == 0 && table) {
-      std::fputs(benchTableRow(options, row, ranks, baselineLibrary).c_str(), stdout);
+      lines.push_back(tableRow(options, row, ranks, baseline != nullptr));
+      std::fputs(ncclTestsRow(lines.back(), busFactor).c_str(), stdout);
       std::fflush(stdout);
     }
     rows.push_back(row);
@@ -206,7 +286,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   if (rank == 0) {
     if (options.format == BenchOptions::Format::Json) writeJson(options, rows, ranks, hosts, baselineLibrary);
     else if (options.format == BenchOptions::Format::Csv) writeCsv(options, rows, ranks, baselineLibrary);
-    else std::fputs(benchTableFooter(options, rows, ranks).c_str(), stdout);
+    else std::fputs(ncclTestsFooter(run, lines, busFactor).c_str(), stdout);
   }
   return totalWrong == 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/collectives/algorithm.hpp"
+#include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
 #include "runtime/data_type.hpp"
@@ -23,12 +24,17 @@ struct BenchOptions {
   AlgorithmOptions algorithmOptions;
   std::shared_ptr<const TuningTable> tuning;  // --algorithm auto --tuning FILE: the choice per size
   std::shared_ptr<const Schedule> schedule;  // --schedule FILE, verified: run at its one size
-  std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes
+  std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes or linearByteSizes (and ncclTestsSizes)
+  std::int64_t minBytes = 0, maxBytes = 0;  // -b and -e as given, for the table's header
   double factor = 2;                // the sweep's -f, for the table's header
+  std::int64_t stepBytes = 0;       // -i: a linear sweep (the table's header)
+  int cycles = 1;                   // -N: the whole sweep this many times
   int iterations = 20;
   int warmup = 5;
   int checks = 1;  // checked runs per size
   DataType type = DataType::Float32;
+  RankAverage average = kNcclTestsAverage;  // -a: which figure over the ranks each time is
+  int unalign = 0;                          // -u: the buffers begin this many elements into their memory
   enum class Format { Table, Csv, Json } format = Format::Table;
   std::string out;
   std::string configuration;  // a label for the results, to join them with predictions

@@ -29,7 +29,7 @@ class HostEngine final : public InProcessEngine {
   void upload(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
   void download(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
   void copy(Rank, void* to, const void* from, std::size_t bytes) override { std::memcpy(to, from, bytes); }
-  std::string deviceDescription(Rank) const override { return "host memory"; }
+  std::string deviceDescription(Rank) const override { return "-1 [host] host memory"; }
   std::unique_ptr<ComputeEmulator> computeEmulator(Rank) override { return makeHostComputeEmulator(compute_); }
 
  private:

@@ -41,6 +41,13 @@ class ThreadWorld final : public World {
   double maxOverRanks(double value) override {
     return gather(group_.doubles_, value, [](const std::vector<double>& all) { return *std::max_element(all.begin(), all.end()); });
   }
+  double meanOverRanks(double value) override {
+    return gather(group_.doubles_, value, [](const std::vector<double>& all) {
+      double sum = 0;
+      for (double v : all) sum += v;
+      return sum / static_cast<double>(all.size());
+    });
+  }
   std::int64_t sumOverRanks(std::int64_t value) override {
     return gather(group_.integers_, value, [](const std::vector<std::int64_t>& all) {
       std::int64_t sum = 0;

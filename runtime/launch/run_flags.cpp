@@ -19,13 +19,13 @@ void RunFlags::addTo(CLI::App* command) {
   command->add_option("--transport", transport_, help)->capture_default_str();
   command->add_option("--ranks", ranks_, "With --transport threads or cuda-peer: the number of ranks")
       ->check(CLI::Range(1, 1024));
-  command->add_option("-g,--gpus-per-process", gpusPerProcess_,
+  command->add_option("-g,--gpus-per-process,--ngpus", gpusPerProcess_,
                       "nccl-tests' -g: each rank is one process with one GPU under mpirun, so 1 there; with threads or "
                       "cuda-peer, another name for --ranks")
       ->check(CLI::Range(1, 1024));
   command->add_option("--piece-bytes", pieceBytes_, "Split steps into pieces of at most this size, pipelined")
       ->capture_default_str();
-  command->add_option("--timeout-s", timeoutSeconds_,
+  command->add_option("-T,--timeout-s,--timeout", timeoutSeconds_,
                       "End the job, naming the silent rank, if any wait on other ranks lasts this long (a peer died, "
                       "stopped or hangs)")
       ->check(finiteIn(1, 86400))

@@ -29,6 +29,11 @@ class MpiWorld final : public World {
             [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, communicator_); });
     return value;
   }
+  double meanOverRanks(double value) override {
+    watched("an allreduce of the ranks' figures (sum)",
+            [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_SUM, communicator_); });
+    return value / size_;
+  }
   std::int64_t sumOverRanks(std::int64_t value) override {
     watched("an allreduce of the ranks' figures (sum)",
             [&] { MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, communicator_); });

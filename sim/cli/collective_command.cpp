@@ -1,7 +1,8 @@
 #include "sim/cli/collective_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
-#include <iostream>
+#include <numeric>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -9,10 +10,10 @@
 #include "algorithms/cli/algorithm_flags.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/io/collective_sweep_json.hpp"
+#include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
-#include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/output_file.hpp"
 #include "sim/cli/topology_flags.hpp"
@@ -37,8 +38,54 @@ struct Arguments {
   std::string out;
   std::string scheduleFile;
   std::string engine = "auto";
+  int averageFlag = static_cast<int>(kNcclTestsAverage);
   CLI::App* command = nullptr;
+  RankAverage average() const { return static_cast<RankAverage>(averageFlag); }
 };
+
+// A run's time as nccl-tests' -a reports it: each rank's time per run (from the common start to its end of the
+// last run, over the runs), then rank 0's, or the mean, least or most over the ranks.
+double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage average) {
+  const std::vector<double>& ranks = timing.rankSeconds;
+  switch (average) {
+    case RankAverage::Rank0: return ranks.front() / runs;
+    case RankAverage::Mean: return std::accumulate(ranks.begin(), ranks.end(), 0.0) / static_cast<double>(ranks.size()) / runs;
+    case RankAverage::Min: return *std::min_element(ranks.begin(), ranks.end()) / runs;
+    case RankAverage::Max: return timing.seconds;
+  }
+  return timing.seconds;
+}
+
+// The table's run (algorithms/io/nccl_tests_table.hpp): the sweep's parameters, what was simulated on which
+// engine, and each simulated rank as a device, up to a few (nccl-tests lists every GPU; 16,384 lines say
+// nothing more).
+NcclTestsRun tableRun(const Arguments& args, const std::vector<std::int64_t>& sizes, const CollectiveSweep& sweep,
+                      const Cluster& cluster, const Engine& engine) {
+  NcclTestsRun run;
+  run.program = "ddlsim collective";
+  run.minBytes = sizes.front();
+  run.maxBytes = sizes.back();
+  run.factor = args.factor;
+  run.warmup = 0;
+  run.iterations = args.runs;
+  run.validation = false;
+  run.comments = {"ddlsim: " + sweep.label + " " + sweep.collective + " on " + std::to_string(args.gpus) + " GPUs of " +
+                      cluster.topology().name + " (" + std::to_string(cluster.nodes()) + " nodes), simulated by the " +
+                      std::string(engine.name()) + " engine; each time the " + std::string(toString(args.average())) +
+                      " over the ranks (-a " + std::to_string(args.averageFlag) + ")",
+                  "ddlsim: the schedules run in place: no out-of-place half, and nothing to check (#wrong N/A)"};
+  constexpr int kRanksListed = 16;
+  for (Rank rank = 0; rank < args.gpus && rank < kRanksListed; ++rank) {
+    const Cluster::Location at = cluster.locate(rank);
+    char text[256];
+    std::snprintf(text, sizeof text, "Pid %6d on %10s device %2d [simulated] %s", 0, ("node" + std::to_string(at.node)).c_str(),
+                  at.gpu, cluster.topology().node.gpuModel.c_str());
+    run.devices.push_back(text);
+  }
+  if (args.gpus > kRanksListed) run.comments.push_back("ddlsim: the first " + std::to_string(kRanksListed) + " of " +
+                                                        std::to_string(args.gpus) + " ranks are listed");
+  return run;
+}
 
 // The sizes to simulate: --bytes alone, or --min-bytes to --max-bytes by --factor as ddlrun bench does.
 std::vector<std::int64_t> sizesOf(const Arguments& args) {
@@ -74,9 +121,13 @@ int run(Arguments& args) {
   std::optional<Schedule> file;
   if (!args.scheduleFile.empty()) file.emplace(loadScheduleFile(args));
   if (!args.command->count("--gpus") && !file) throw InvalidArgument("--gpus", "required");
-  const std::vector<std::int64_t> sizes =
-      file ? std::vector<std::int64_t>{file->spec().elements * file->spec().elementBytes} : sizesOf(args);
   const CollectiveKind kind = file ? file->spec().kind : args.algorithm.collective();
+  // All-gather and reduce-scatter at the sizes nccl-tests (and ddlrun bench) runs: whole 16-byte blocks per rank.
+  const std::vector<std::int64_t> sizes = file ? std::vector<std::int64_t>{file->spec().elements * file->spec().elementBytes}
+                                               : ncclTestsSizes(kind, sizesOf(args), args.elementBytes, args.gpus);
+  if (sizes.empty())
+    throw InvalidArgument("--max-bytes", "no size of the sweep holds a 16-byte block for each of " + std::to_string(args.gpus) +
+                                             " GPUs, as nccl-tests' " + std::string(toString(kind)) + " needs");
   const bool tuned = !file && args.algorithm.tuned();
   // One algorithm for every size, unless a tuning table chooses per size.
   const std::optional<AlgorithmChoice> fixed =
@@ -109,13 +160,14 @@ int run(Arguments& args) {
   sweep.hosts = cluster.nodes();
   sweep.ranksPerHost = cluster.ranksOnBusiestNode();
   sweep.type = elementTypeName(args.elementBytes);
+  sweep.timeOverRanks = std::string(toString(args.average()));
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
     const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
     const std::optional<AlgorithmChoice> choice =
         file ? std::nullopt : std::optional<AlgorithmChoice>(args.algorithm.choiceFor(static_cast<double>(bytes)));
     const Schedule schedule = file ? *file : makeSchedule(*choice->algorithm, spec, choice->options);
-    const double seconds = engine.collective(schedule, cluster, args.runs).seconds;
+    const double seconds = timeOverRanks(engine.collective(schedule, cluster, args.runs), args.runs, args.average());
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "",
                           tuned ? choice->label() : ""});
   }
@@ -125,19 +177,22 @@ int run(Arguments& args) {
       out << collectiveSweepToJson(sweep).dump(1) << "\n";
       return;
     }
-    out << "collective  " << sweep.label << " " << sweep.collective << " on " << args.gpus << " GPUs of "
-        << cluster.topology().name << " (" << cluster.nodes() << " nodes), simulated by the " << engine.name()
-        << " engine\n";
-    char line[160];
-    std::snprintf(line, sizeof line, "%14s %12s %12s %12s", "bytes", "time", "algbw", "busbw");
-    out << line << (tuned ? "  chosen\n" : "\n");
+    const NcclTestsRun table = tableRun(args, sizes, sweep, cluster, engine);
+    std::vector<NcclTestsRow> lines;
+    out << ncclTestsHeader(table);
     for (const CollectiveSweepRow& row : sweep.rows) {
-      const double algbw = row.result.seconds > 0 ? static_cast<double>(row.bytes) / row.result.seconds : 0;
-      std::snprintf(line, sizeof line, "%14lld %12s %12s %12s", static_cast<long long>(row.bytes),
-                    formatSeconds(row.result.seconds).c_str(), formatRate(algbw).c_str(),
-                    formatRate(algbw * sweep.busFactor).c_str());
-      out << line << (tuned ? "  " + row.chosen : "") << "\n";
+      NcclTestsRow line;
+      line.bytes = row.bytes;
+      line.count = ncclTestsCount(kind, row.bytes, args.elementBytes, args.gpus);
+      line.type = ncclTestsTypeName(args.elementBytes);
+      line.redop = ncclTestsRedop(kind);
+      line.outOfPlace.present = false;  // the schedules run in place
+      line.inPlace.seconds = row.result.seconds;
+      if (tuned) line.comment = "auto chose " + row.chosen;
+      lines.push_back(line);
+      out << ncclTestsRow(line, sweep.busFactor);
     }
+    out << ncclTestsFooter(table, lines, sweep.busFactor);
   });
   return 0;
 }
@@ -168,9 +223,13 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
   command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
   command->add_option("--element-bytes", args->elementBytes, "Element size in bytes")->check(CLI::Range(1, 1024))->capture_default_str();
   command->add_option("-n,--iters", args->runs,
-                      "Runs timed back to back after one common start, as ddlrun bench -n times them; the time is "
-                      "the slowest rank's average")
+                      "Runs timed back to back after one common start, as ddlrun bench -n times them")
       ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  command->add_option("-a,--average", args->averageFlag,
+                      "Each time over the ranks, as ddlrun bench and nccl-tests take it: 0 rank 0's, 1 the mean (the "
+                      "default), 2 the least, 3 the most (the slowest rank's)")
+      ->check(CLI::Range(0, 3))
       ->capture_default_str();
   command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
   command->add_option("--engine", args->engine, engineHelp())->capture_default_str();

@@ -168,7 +168,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       "Configurations: each algorithm without options; double-binary-tree with 128 KiB, 512 KiB and 2 MiB chunks;\n"
       "ddl on every grid of 2 or 3 sizes in every order, and the topology's own; torus-2d on every WxH and\n"
       "hierarchical on every node size, each with every composable allreduce inside. Each runs alone, every rank\n"
-      "starting together, as ddlsim collective times it. ddlrun's --piece-bytes is not among them: the simulator\n"
+      "starting together, timed by its slowest rank (ddlsim collective -a 3). ddlrun's --piece-bytes is not among them: the simulator\n"
       "does not cut steps into pieces.\n\n"
       "Example:\n"
       "  ddlsim tune --topology minsky-p100-ib-edr --gpus 256 --json --out minsky-256.json\n"

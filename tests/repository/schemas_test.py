@@ -754,7 +754,7 @@ def with_out_of_place_and_baseline(rows):
 AS_DDLRUN_BENCH_WRITES_IT_TODAY = [
     (("run",), {"tool": "ddlrun", "version": "0.1.0", "commit": "9c41ee6e4423", "transport": "mpi"}),
     (("algorithm",), "ddl"), (("parameters",), {"dims": [2, 2]}), (("label",), "ddl 2x2"), (("hosts",), 2),
-    (("ranks_per_host",), 2), (("rows",), with_out_of_place_and_baseline)]
+    (("ranks_per_host",), 2), (("time_over_ranks",), "mean"), (("rows",), with_out_of_place_and_baseline)]
 # name -> (kind, file, the edits that make it)
 RESULT_BASES = {
     "points": ("results", RESULTS_SEED, []),
