@@ -1,12 +1,19 @@
 #include "common/cli_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "common/build_info.hpp"
 #include "common/input_file.hpp"
+#include "common/nearest_name.hpp"
 #include "common/number_text.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -63,6 +70,91 @@ CLI::Validator readableFile() {
 
 CLI::Validator writableFile() {
   return fromCheck("FILE", [](const std::string& path) { checkOutputFile(path, "file"); });
+}
+
+}  // namespace ddl
+
+namespace ddl {
+namespace {
+
+// Every name an option of `command` answers to: "--algorithm", "-b".
+std::vector<std::string> optionNames(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+// A value that begins with '-': -1, -2.5e3.
+bool isNumber(const std::string& word) {
+  char* end = nullptr;
+  std::strtod(word.c_str(), &end);
+  return end != word.c_str() && *end == '\0';
+}
+
+const CLI::App* subcommandNamed(const CLI::App& command, const std::string& word) {
+  const auto named = command.get_subcommands([&](const CLI::App* sub) { return sub->check_name(word); });
+  return named.empty() ? nullptr : named.front();
+}
+
+std::vector<std::string> subcommandNames(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  return names;
+}
+
+std::string nearestOf(const std::string& word, const std::vector<std::string>& names) {
+  const std::vector<std::string_view> known(names.begin(), names.end());
+  return didYouMean(word, known);
+}
+
+}  // namespace
+
+void requireKnownNames(const CLI::App& app, int argc, const char* const* argv, bool firstWordMayBeFile) {
+  std::vector<const CLI::App*> commands{&app};  // the command line's way down: the program, its subcommands
+  std::vector<std::string> path{argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "the program"};
+  bool firstWord = true;  // the word right after the program or a subcommand, where a subcommand's name goes
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") return;  // what follows is positional, whatever it looks like
+    const bool wasFirst = firstWord;
+    firstWord = false;
+    if (word.size() < 2 || word[0] != '-' || isNumber(word)) {
+      if (const CLI::App* sub = subcommandNamed(*commands.back(), word)) {
+        commands.push_back(sub);
+        path.push_back(sub->get_name());
+        firstWord = true;
+        continue;
+      }
+      const std::vector<std::string> subs = subcommandNames(*commands.back());
+      const bool mayBeFile = firstWordMayBeFile && commands.size() == 1;
+      if (!wasFirst || subs.empty() || (mayBeFile && std::filesystem::exists(word))) continue;
+      const std::string hint = nearestOf(word, subs);
+      if (hint.empty() && mayBeFile) continue;  // a file's name, which the command says is missing
+      std::string list;
+      for (std::size_t s = 0; s < subs.size(); ++s) list += (s ? ", " : "") + subs[s];
+      throw InvalidArgument(word, std::string("no such subcommand") + (mayBeFile ? " or file" : "") + " of " + path.back() +
+                                      hint + "; the subcommands are " + list);
+    }
+    // "--name=value", and a short option's value written on to it ("-n5").
+    std::string name = word.substr(0, word.find('='));
+    if (name[1] != '-') name = name.substr(0, 2);
+    std::vector<std::string> known;
+    for (const CLI::App* command : commands) {
+      const std::vector<std::string> names = optionNames(*command);
+      known.insert(known.end(), names.begin(), names.end());
+    }
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string where;
+    for (const std::string& part : path) where += (where.empty() ? "" : " ") + part;
+    throw InvalidArgument(name, "no such option of " + where + nearestOf(name, known) + " (see " + where + " --help)");
+  }
+}
+
+void addVersionFlag(CLI::App& app, const std::string& program) {
+  app.set_version_flag("--version", program + " " + std::string(ddlscaleVersion()) + " (commit " + std::string(ddlscaleCommit()) + ")");
 }
 
 }  // namespace ddl

@@ -19,4 +19,14 @@ CLI::Validator readableFile();
 // A path that a file can be written at (checkOutputFile).
 CLI::Validator writableFile();
 
+// Before CLI11 parses `argv`: the first word, where it names no subcommand (nor a file, where
+// `firstWordMayBeFile`) but nearly names one, and every option that no command on the way takes, as
+// InvalidArgument naming the word with the nearest name ("--algoritm: no such option of ddlsim collective
+// (did you mean '--algorithm'?)"). CLI11 itself would say "The following arguments were not expected", or
+// take the word for a file.
+void requireKnownNames(const CLI::App& app, int argc, const char* const* argv, bool firstWordMayBeFile);
+
+// "--version" on `app`: "PROGRAM VERSION (commit COMMIT)".
+void addVersionFlag(CLI::App& app, const std::string& program);
+
 }  // namespace ddl

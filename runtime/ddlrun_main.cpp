@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/cli_checks.hpp"
 #include "common/invalid_argument.hpp"
 #include "runtime/bench/bench_command.hpp"
 #include "runtime/deadline_timer.hpp"
@@ -56,14 +57,17 @@ int main(int argc, char** argv) {
       "another); 3 if a peer died, failed or stopped answering (the job ends within --timeout-s, naming it).");
   ddl::BenchCommand bench(app);
   ddl::TrainCommand train(app);
+  ddl::addVersionFlag(app, "ddlrun");
   ddl::DdlrunCommand* command = nullptr;
   try {
+    ddl::requireKnownNames(app, argc, argv, false);
     app.parse(argc, argv);
     command = bench.chosen() ? static_cast<ddl::DdlrunCommand*>(&bench) : &train;
     command->check();
   } catch (const CLI::ParseError& error) {
-    if (launchRank == 0) app.exit(error);
-    return error.get_exit_code() == 0 ? 0 : 2;
+    if (error.get_exit_code() == 0) return launchRank == 0 ? app.exit(error) : 0;  // --help, --version
+    if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << " (see ddlrun --help)\n";
+    return 2;
   } catch (const ddl::InvalidArgument& error) {
     if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
     return 2;

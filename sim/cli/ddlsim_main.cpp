@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/cli_checks.hpp"
 #include "common/invalid_argument.hpp"
 #include "sim/cli/algorithms_command.hpp"
 #include "sim/cli/calibrate_command.hpp"
@@ -81,12 +82,15 @@ int main(int argc, char** argv) {
   ddl::addEffectsCommand(app, exitCode);
   ddl::addCalibrateCommand(app, exitCode);
   ddl::addModelCommand(app, exitCode);
+  ddl::addVersionFlag(app, "ddlsim");
   handOverToMpiRanks(app, argc, argv);
   try {
+    ddl::requireKnownNames(app, argc, argv, true);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? 0 : 2;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    std::cerr << "ddlsim: " << error.what() << " (see ddlsim --help)\n";
+    return 2;
   } catch (const ddl::InvalidArgument& error) {
     std::cerr << "ddlsim: " << error.what() << '\n';
     return 2;

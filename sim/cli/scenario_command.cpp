@@ -1,7 +1,6 @@
 #include "sim/cli/scenario_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -16,6 +15,7 @@
 #include "common/limits.hpp"
 #include "common/machine_memory.hpp"
 #include "common/output_file.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/scenario_results_writer.hpp"
 #include "sim/registered_engines.hpp"
@@ -129,12 +129,9 @@ int run(const Arguments& args) {
                 sweep.simulations(), sweep.points(), formatBytes(bytesPerSimulation).c_str(), jobs);
     return 0;
   }
-  const auto start = std::chrono::steady_clock::now();
-  const SweepProgress progress = [&](std::size_t index, std::size_t total, const ScalingPoint& point) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 1)
-      std::fprintf(stderr, "ddlsim: [%zu/%zu] %s at %d GPUs (%.1f s)\n", index + 1, total, point.label.c_str(),
-                   point.gpus, elapsed);
+  ProgressLine line("ddlsim", sweep.points());
+  const SweepProgress progress = [&](std::size_t index, std::size_t, const ScalingPoint& point) {
+    line.ended(index + 1, point.label + " at " + std::to_string(point.gpus) + " GPUs");
   };
   std::vector<std::size_t> simulations;
   const auto [shareIndex, shareCount] = args.share.empty() ? std::pair<std::size_t, std::size_t>{0, 1} : parseShare(args.share);

@@ -15,6 +15,7 @@
 #include "common/invalid_argument.hpp"
 #include "common/output_file.hpp"
 #include "scenarios/scenario.hpp"
+#include "sim/cli/progress_line.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/topology_flags.hpp"
 #include "sim/registered_engines.hpp"
@@ -115,7 +116,10 @@ int run(const Arguments& args) {
       return seconds;
     });
   std::fprintf(stderr, "ddlsim tune: %zu configurations x %zu sizes, %d at a time\n", candidates.size(), sizes.size(), jobs);
-  const std::vector<std::vector<double>> seconds = inFreshProcesses(tasks, jobs);
+  ProgressLine line("ddlsim tune", candidates.size());
+  std::size_t done = 0;
+  const std::vector<std::vector<double>> seconds =
+      inFreshProcesses(tasks, jobs, [&](std::size_t task, const std::vector<double>&) { line.ended(++done, candidates[task].label()); });
 
   TuningTable table;
   table.run = describeRun("ddlsim", "simulated");

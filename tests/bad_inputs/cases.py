@@ -255,6 +255,14 @@ CASES = [
          ["--plot", ".png"]),
     Case("ddlsim: --plot a directory", [SIM, "{source}/" + SCENARIO, "--plot", "{dir}", "--out", "{out}"], ["--plot", "directory"]),
     Case("ddlsim: an unknown subcommand", [SIM, "simulate", "x"], ["simulate"]),
+    Case("ddlsim: a misspelt subcommand", [SIM, "colective", "--gpus", "4"], ["colective", "did you mean 'collective'"]),
+    Case("ddlsim: a misspelt subcommand of calibrate", [SIM, "calibrate", "netwrok"], ["netwrok", "did you mean 'network'"]),
+    Case("ddlsim collective: a misspelt flag", [SIM, "collective", "--algoritm", "ring", "--gpus", "4"],
+         ["--algoritm", "no such option of ddlsim collective", "did you mean '--algorithm'"]),
+    Case("ddlsim: a misspelt flag of a scenario's sweep", [SIM, "{source}/" + SCENARIO, "--gpu", "4", "--out", "{out}"],
+         ["--gpu", "did you mean '--gpus'"]),
+    Case("ddlrun: a misspelt subcommand", [RUN, "bnech"], ["bnech", "did you mean 'bench'"]),
+    Case("ddlrun bench: a misspelt flag", [RUN, "bench", "--algoritm", "ring"], ["--algoritm", "did you mean '--algorithm'"]),
     Case("ddlsim: no scenario", [SIM], ["scenario"]),
 
     # --- topology fields

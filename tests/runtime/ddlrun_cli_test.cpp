@@ -49,6 +49,12 @@ TEST_F(Ddlrun, BenchPrintsAnNcclTestsTable) {
   EXPECT_NE(result.out.find("# Avg bus bandwidth    : "), std::string::npos) << result.out;
 }
 
+TEST_F(Ddlrun, SaysItsVersionAndCommit) {
+  const Result version = ddlrunAlone("--version");
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_EQ(version.out.rfind("ddlrun 0.1.0 (commit ", 0), 0u) << version.out;
+}
+
 TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"bench --algorithm butterfly", "algorithm"},

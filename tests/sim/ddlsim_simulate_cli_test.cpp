@@ -169,6 +169,13 @@ TEST_F(DdlsimSimulate, TraceSimulatesTheTracedPointAloneAsTheSweepWould) {
   EXPECT_FALSE(fs::exists(dir_ / "t.json"));
 }
 
+TEST_F(DdlsimRun, SaysItsVersionAndCommit) {
+  const Result version = ddlsim("--version");
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_EQ(version.out.rfind("ddlsim 0.1.0 (commit ", 0), 0u) << version.out;
+  EXPECT_EQ(version.err, "");
+}
+
 TEST_F(DdlsimSimulate, DryRunChecksAndCountsWithoutSimulatingOrWriting) {
   const fs::path out = dir_ / "points.json";
   // Two algorithms at 1, 8 and 16 GPUs: six points, each an iteration and its no-latency twin; --range adds
