@@ -1,5 +1,6 @@
 """The look every ddlscale plot shares: one fixed colour and marker per algorithm, byte and time tick labels,
-figures written whole, and where to find a Python that has matplotlib.
+figures written whole, what the ranks are and whether the results came from a dirty tree. Finding a Python
+that has matplotlib is analysis/interpreter.py's.
 
 analysis/plot_scaling and analysis/ddlcompare --plot (and through plot_scaling, ddlsim SCENARIO --plot) draw
 with these, so ring is the same blue, ddl the same red, in every picture the project makes. The names are
@@ -7,13 +8,10 @@ with these, so ring is the same blue, ddl the same red, in every picture the pro
 colour (their panels say which collective). A name not listed gets a colour of its own, the same one every time
 (chosen from its letters, not at random), from a second palette that none of the listed names uses.
 
-Nothing here imports matplotlib at load time: ddlcompare imports this module to look for a Python that has it.
+Nothing here imports matplotlib at load time: a tool imports this module before it knows it can draw.
 """
 import math
 import os
-import shutil
-import subprocess
-import sys
 import tempfile
 import zlib
 
@@ -114,6 +112,61 @@ def byte_ticks(sizes, most=8):
     return ticks
 
 
+# Transports whose ranks are GPUs; a measured run on any other (mpi, threads, tcp) had CPU ranks.
+GPU_TRANSPORTS = {"nccl", "cuda-peer"}
+
+
+def rank_unit(documents):
+    """What the documents' ranks are, for axis labels: "GPUs" where every one is a GPU (a simulation of GPUs,
+    or a run on a GPU transport), else "ranks" (CPU ranks, whatever GPU their compute profile is of).
+    Documents that do not say (collective sweeps) count as GPUs only if simulated."""
+    for document in documents:
+        if not isinstance(document, dict):
+            continue
+        if isinstance(document.get("results"), list):  # a collection: what its parts are
+            if rank_unit(document["results"]) == "ranks":
+                return "ranks"
+            continue
+        run = document.get("run") if isinstance(document.get("run"), dict) else {}
+        transport = run.get("transport")
+        simulated = transport == "simulated" or document.get("source") in ("ddlsim", "ddlsim collective")
+        if document.get("gpu") == "cpu-rank" or (not simulated and transport not in GPU_TRANSPORTS):
+            return "ranks"
+    return "GPUs"
+
+
+def dirty_commits(documents):
+    """The commits of the documents' writers that had uncommitted changes ("1abc264-dirty"), sorted."""
+    found = set()
+    for document in documents:
+        if isinstance(document, dict) and "results" in document and isinstance(document["results"], list):
+            found |= set(dirty_commits(document["results"]))
+        run = document.get("run") if isinstance(document, dict) and isinstance(document.get("run"), dict) else {}
+        commit = run.get("commit")
+        if isinstance(commit, str) and commit.endswith("-dirty"):
+            found.add(commit)
+    return sorted(found)
+
+
+# The figure's height the footnote of note_dirty takes, as a fraction: leave it free below everything else.
+DIRTY_NOTE_HEIGHT = 0.03
+
+
+def note_dirty(figure, documents):
+    """A footnote, at the figure's bottom left, where any of the documents was written from a working tree with
+    uncommitted changes: its figures come from code no commit holds exactly. True if there is one."""
+    dirty = dirty_commits(documents)
+    footnote_dirty(figure, dirty)
+    return bool(dirty)
+
+
+def footnote_dirty(figure, commits):
+    """note_dirty's footnote, for `commits` (nothing for none)."""
+    if commits:
+        figure.text(0.005, 0.005, "written from a working tree with uncommitted changes: " + ", ".join(commits),
+                    fontsize=7, color="#8a1c1c", ha="left", va="bottom")
+
+
 def save_whole(figure, path, dpi=120):
     """Writes `figure` to `path` whole or not at all: a failure part-way leaves no half-written picture behind.
     Raises OSError when it cannot."""
@@ -129,39 +182,3 @@ def save_whole(figure, path, dpi=120):
     finally:
         if os.path.exists(partial):
             os.remove(partial)
-
-
-def has_matplotlib():
-    """Whether this interpreter imports matplotlib."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def candidate_pythons():
-    """Interpreters that may have matplotlib, best first: Debian's (a python3 earlier on PATH, such as pyenv's,
-    often lacks it), then the python3 on PATH, each once."""
-    found, seen = [], set()
-    for candidate in ("/usr/bin/python3", shutil.which("python3"), "/usr/local/bin/python3", sys.executable):
-        if not candidate or not os.access(candidate, os.X_OK):
-            continue
-        real = os.path.realpath(candidate)
-        if real in seen:
-            continue
-        seen.add(real)
-        found.append(candidate)
-    return found
-
-
-def python_with_matplotlib(candidates=None):
-    """The first of `candidates` (by default candidate_pythons()) that imports matplotlib, or None."""
-    for candidate in candidate_pythons() if candidates is None else candidates:
-        try:
-            probe = subprocess.run([candidate, "-c", "import matplotlib"], capture_output=True, timeout=120)
-        except (OSError, subprocess.SubprocessError):
-            continue
-        if probe.returncode == 0:
-            return candidate
-    return None

@@ -22,10 +22,13 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _loader = importlib.machinery.SourceFileLoader("plot_scaling", PLOT_SCALING)
 plot_scaling = importlib.util.module_from_spec(importlib.util.spec_from_loader("plot_scaling", _loader))
 _loader.exec_module(plot_scaling)
-import plot_style  # noqa: E402  (plot_scaling put analysis/ on the path, as ddlcompare does)
+import compare  # noqa: E402  (plot_scaling put analysis/ on the path, as ddlcompare does)
+import compare_plot  # noqa: E402
+import interpreter  # noqa: E402
+import plot_style  # noqa: E402
 
-HAS_MATPLOTLIB = plot_style.has_matplotlib()
-DEBIAN_HAS_MATPLOTLIB = plot_style.python_with_matplotlib([DEBIAN_PYTHON]) is not None
+HAS_MATPLOTLIB = interpreter.has_modules("matplotlib")
+DEBIAN_HAS_MATPLOTLIB = interpreter.python_with("matplotlib", candidates=[DEBIAN_PYTHON]) is not None
 
 
 def point(algorithm, gpus, efficiency, parameters=None, label=None, configuration="c"):
@@ -135,7 +138,7 @@ class PlotScalingTest(PlotTestCase):
             ([os.path.join(self.directory.name, "absent.json")], "absent.json: no such file"),
             ([self.write("e.json", {"points": []})], "e.json: $.points: empty"),
             ([self.write("f.json", {"collective": "allreduce", "rows": []})], "f.json: $: a collective sweep"),
-            ([self.write("g.json", '{"points": [], "points": []}')], "g.json: the field \"points\" is given twice"),
+            ([self.write("g.json", '{"points": [], "points": []}')], "g.json: $.points: the field is given twice"),
             (["--scenario", scenario([{"gpus": 256, "efficiency": 95, "label": "x", "source": "y"}])],
              "scenario1.json: $.published[0].efficiency: 95 is outside 0 .. 1.5"),
             (["--scenario", scenario([PUBLISHED[0], {"gpus": 256, "efficency": 0.9, "label": "x", "source": "y"}])],
@@ -183,8 +186,9 @@ class PlotScalingTest(PlotTestCase):
         self.assertAlmostEqual(stars[0]["ys"][0], 95.0)
         self.assertIn("PowerAI DDL, published", figure["figure_legend"])
         self.assertIn("Gloo, as IBM quotes it", figure["figure_legend"])
-        # Only the one with images/s is on the images/s panel; the GPU counts are the tick labels, on a log2 axis.
-        self.assertEqual([line["ys"] for line in rate["lines"] if line["colour"] == "#000000"], [[2800]])
+        # Only the one with images/s is on the throughput panel, per GPU; the GPU counts are the tick labels, on a
+        # log2 axis.
+        self.assertEqual([line["ys"] for line in rate["lines"] if line["colour"] == "#000000"], [[2800 / 16]])
         self.assertEqual(efficiency["xticks"], ["1", "4", "16", "64"])
         # And written: the whole command with --scenario.
         picture = os.path.join(self.directory.name, "with-published.png")
@@ -205,11 +209,11 @@ class PlotScalingTest(PlotTestCase):
         lone = [line for line in curves_drawn if line["label"] == "halving-doubling"]
         self.assertEqual(lone[0]["xs"], [8])
         self.assertAlmostEqual(lone[0]["ys"][0], 97.0)
+        # Per GPU, ideal linear scaling is one GPU's rate: a flat line.
         ideal = [line for line in rate["lines"] if line["colour"] == plot_style.IDEAL_COLOUR]
         self.assertEqual(len(ideal), 1)
-        slope = [y / x for x, y in zip(ideal[0]["xs"], ideal[0]["ys"])]
-        self.assertAlmostEqual(slope[0], 195)
-        self.assertAlmostEqual(slope[1], 195)
+        self.assertAlmostEqual(ideal[0]["ys"][0], 195)
+        self.assertAlmostEqual(ideal[0]["ys"][1], 195)
 
 
 class SeriesTest(unittest.TestCase):
@@ -287,7 +291,7 @@ class PlotStyleTest(PlotTestCase):
                    "measured": t, "error": 0.1, "notes": []}
                   for c in ("4 nodes allreduce on 4 ranks", "8 nodes allreduce on 8 ranks")
                   for a in ("ring", "ddl 2x2", "halving-doubling") for x, t in ((1 << 20, 0.1), (4 << 20, 0.3))]
-        compared = self.drawn(ddlcompare.draw, joined, "unused.png")
+        compared = self.drawn(compare_plot.draw, joined, "unused.png")
         by_marker = {}
         for axis in scaling["axes"] + compared["axes"]:
             for line in axis["lines"]:
@@ -314,8 +318,8 @@ class DdlcomparePlotTest(PlotTestCase):
     @unittest.skipUnless(HAS_MATPLOTLIB, "matplotlib is not in this Python")
     def test_each_panel_has_an_error_panel_under_it_and_byte_sizes_as_kib_mib_gib(self):
         predicted, measured = self.sweep_files()
-        joined, _, _ = ddlcompare.compare(ddlcompare.load(predicted), ddlcompare.load(measured))
-        figure = self.drawn(ddlcompare.draw, joined, "unused.png")
+        joined, _, _ = compare.compare(compare.load(predicted)[1], compare.load(measured)[1])
+        figure = self.drawn(compare_plot.draw, joined, "unused.png")
         times, errors = figure["axes"]
         self.assertEqual(times["title"], "4 nodes allreduce on 4 ranks")
         self.assertEqual(errors["xticks"], ["1 KiB", "64 MiB", "1 GiB"])
@@ -369,7 +373,7 @@ class DdlcomparePlotTest(PlotTestCase):
         picture = os.path.join(self.directory.name, "comparison.png")
         for extra, printed in (([], "5 points: median |error|"), (["--json"], '"summary"')):
             run = self.run_blocked(predicted, measured, "--plot", picture, *extra,
-                                   setup="ddlcompare.pythons_to_draw_in = lambda: []")
+                                   setup="import interpreter; interpreter.candidate_pythons = lambda: []")
             self.assertEqual(run.returncode, 2, run.stderr)
             self.assertIn(printed, run.stdout)
             self.assertIn("--plot needs matplotlib", run.stderr)

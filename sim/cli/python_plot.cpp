@@ -52,12 +52,15 @@ PythonPlotter findPlotter(const std::string& out, const std::string& name) {
   const std::string extension = std::filesystem::path(out).extension().string();
   if (extension != ".png" && extension != ".svg" && extension != ".pdf")
     throw InvalidArgument("--plot", "'" + out + "' must end in .png, .svg or .pdf");
-  const std::string script = (dataDirectory() / "analysis" / name).string();
+  const std::filesystem::path analysis = dataDirectory() / "analysis";
+  const std::string script = (analysis / name).string();
   if (access(script.c_str(), R_OK) != 0) throw InvalidArgument("--plot", "the plotter " + script + " is missing");
-  // Debian's python3 first: a python3 earlier on PATH (pyenv) may lack Debian's matplotlib.
-  for (const char* python : {"/usr/bin/python3", "python3"})
-    if (runProgram({python, "-c", "import matplotlib"}, true) == 0) return {python, script};
-  throw InvalidArgument("--plot", "needs a Python with matplotlib (Debian: apt-get install python3-matplotlib)");
+  // Any python3 runs the plotter, which runs itself again under one that has matplotlib; analysis/interpreter.py,
+  // the one place that knows where to look, says whether there is one.
+  const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  if (runProgram({python, (analysis / "interpreter.py").string(), "matplotlib"}, true) != 0)
+    throw InvalidArgument("--plot", "needs a Python with matplotlib (Debian: apt-get install python3-matplotlib)");
+  return {python, script};
 }
 
 void plotWithPython(const PythonPlotter& plotter, const nlohmann::json& results, const std::vector<std::string>& arguments,

@@ -1,7 +1,8 @@
 #pragma once
 // ddlsim's --plot FILE: results drawn by a plotter of analysis/ (matplotlib: plot_scaling for a scenario's
-// curves, plot_tuning for a tuning table), which ddlsim runs under a Python that has matplotlib, found
-// before any simulation starts.
+// curves, plot_tuning for a tuning table). ddlsim runs it under a python3, which runs itself again under one
+// that has matplotlib (analysis/interpreter.py), and asks interpreter.py before any simulation starts whether
+// there is one.
 
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@
 namespace ddl {
 
 struct PythonPlotter {
-  std::string python;  // an interpreter that imports matplotlib
+  std::string python;  // a python3 to start the plotter under
   std::string script;  // analysis/<name> of this source tree
 };
 

@@ -334,7 +334,8 @@ class EveryProgramIsInstalledTest(unittest.TestCase):
         # If the scan stopped seeing these, the other tests would pass for nothing.
         for program in ("ping", "ip", "tc", "ethtool", "sysctl", "mpirun", "python3"):
             self.assertIn("runtime/emulated_cluster/cluster", self.commands.get(program, set()), program)
-        self.assertIn("analysis/ddlcompare", self.imports.get("matplotlib", set()))
+        self.assertIn("analysis/compare_plot.py", self.imports.get("matplotlib", set()))
+        self.assertIn("analysis/results_input.py", self.imports.get("jsonschema", set()))
 
     def test_every_command_outside_debians_required_packages_is_listed(self):
         unlisted = []
