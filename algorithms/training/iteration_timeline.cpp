@@ -1,5 +1,6 @@
 #include "algorithms/training/iteration_timeline.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ddl {
@@ -15,6 +16,14 @@ std::string bucketAllreduceName(std::size_t bucket, double bytes) {
   char text[96];
   std::snprintf(text, sizeof text, "allreduce of bucket %zu (%.1f MB)", bucket, bytes / 1e6);
   return text;
+}
+
+TimelineSpan allreduceSpan(const std::string& group, Rank rank, std::size_t bucket, double bytes, const std::string& algorithm,
+                           const Program& program, double startSeconds, double endSeconds) {
+  Channel channels = 0;
+  for (const Step& step : program.steps()) channels = std::max<Channel>(channels, step.channel + 1);
+  return {group, rank, "allreduce", bucketAllreduceName(bucket, bytes), startSeconds, endSeconds,
+          {static_cast<int>(bucket), bytes, algorithm, static_cast<int>(channels)}};
 }
 
 }  // namespace ddl

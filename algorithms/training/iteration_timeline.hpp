@@ -6,9 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/schedule/program.hpp"
 #include "common/rank.hpp"
 
 namespace ddl {
+
+// What a bucket's allreduce span carries besides its name: a trace viewer shows it as the span's arguments.
+struct AllreduceDetail {
+  int bucket = -1;  // -1: a compute span, which has none
+  double bytes = 0;
+  std::string algorithm;  // the configuration that ran it ("ddl 4x16x4")
+  int channels = 0;       // the channels its schedule uses on this rank
+};
 
 struct TimelineSpan {
   std::string group;  // what the rank belongs to in the viewer: the point ("ddl 4x16x4 at 256 GPUs")
@@ -17,6 +26,7 @@ struct TimelineSpan {
   std::string name;   // "backward to bucket 2", "allreduce of bucket 2 (25.2 MB)"
   double startSeconds = 0;
   double endSeconds = 0;
+  AllreduceDetail detail;
 };
 
 struct IterationTimeline {
@@ -27,5 +37,8 @@ struct IterationTimeline {
 // The names of an iteration's compute phases, as IterationPlan::computePhases cuts it, and then the optimizer.
 std::string computePhaseName(std::size_t phase, std::size_t buckets);
 std::string bucketAllreduceName(std::size_t bucket, double bytes);
+// A bucket's allreduce on `rank`, named by bucketAllreduceName, with its detail; `program` is what ran it.
+TimelineSpan allreduceSpan(const std::string& group, Rank rank, std::size_t bucket, double bytes, const std::string& algorithm,
+                           const Program& program, double startSeconds, double endSeconds);
 
 }  // namespace ddl

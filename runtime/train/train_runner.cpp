@@ -156,9 +156,9 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
                   std::max(0.0, bucketEnd - secondsAt(start, runner.lastRun().lastCompletion));
       lastAllreduceEnd = bucketEnd;
       if (traced)
-        measured.lastIteration.push_back({group, rank, "allreduce",
-                                          bucketAllreduceName(b, elementBytes * static_cast<double>(plan.buckets()[b].elements.count)),
-                                          bucketStart, bucketEnd});
+        measured.lastIteration.push_back(allreduceSpan(group, rank, b,
+                                                       elementBytes * static_cast<double>(plan.buckets()[b].elements.count),
+                                                       algorithms[b].label(), programs[b], bucketStart, bucketEnd));
     }
     context.compute.waitForPhase(phases.size() - 1);
     if (traced) {
@@ -166,7 +166,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
       for (std::size_t phase = 0; phase < phases.size(); ++phase) {
         const double phaseEnd = computeStart + context.compute.phaseEnd(phase);
         if (phases[phase] > 0)
-          measured.lastIteration.push_back({group, rank, "compute", computePhaseName(phase, buckets), phaseStart, phaseEnd});
+          measured.lastIteration.push_back({group, rank, "compute", computePhaseName(phase, buckets), phaseStart, phaseEnd, {}});
         phaseStart = phaseEnd;
       }
     }
@@ -184,7 +184,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     context.compute.waitForPhase(0);
     if (traced)
       measured.lastIteration.push_back(
-          {group, rank, "compute", computePhaseName(buckets + 1, buckets), optimizerStart, since(start)});
+          {group, rank, "compute", computePhaseName(buckets + 1, buckets), optimizerStart, since(start), {}});
     freezeIfAsked("results", rank);
     const double seconds = world.maxOverRanks(since(start));
     if (iteration >= options.warmup) iterations.push_back(seconds);

@@ -64,7 +64,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
   // Spans of the timeline, per rank, from the iteration's start: actors of one simulation run one at a time.
   std::vector<TimelineSpan> spans;
   auto record = [&](int iteration, Rank rank, const char* lane, std::string name, double from) {
-    if (timeline && iteration == 0) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start});
+    if (timeline && iteration == 0) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start, {}});
   };
   for (Rank rank = 0; rank < gpus; ++rank) {
     bucketFull.push_back(sg4::Semaphore::create(0));
@@ -128,8 +128,10 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
             }
             if (contention) contention->cancel();
             bucketEnd[at] = std::max(bucketEnd[at], SimulatedPlatform::now());
-            record(iteration, rank, "allreduce",
-                   bucketAllreduceName(b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes), from);
+            if (timeline && iteration == 0)
+              spans.push_back(allreduceSpan(group, rank, b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes,
+                                            allreduces.algorithms[b].label(), schedules[b].program(rank), from - start,
+                                            SimulatedPlatform::now() - start));
           }
           communicationDone[r]->release();
         }

@@ -20,9 +20,9 @@ std::uint64_t tagOf(Wake wake, Rank rank) { return (static_cast<std::uint64_t>(w
 
 class Iterations final : public ProgramRuns::Owner, public FluidSimulation::Listener {
  public:
-  Iterations(const IterationPlan& plan, const std::vector<Schedule>& schedules, const IterationEffects& effects,
-             StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
-      : plan_(plan), schedules_(schedules), effects_(effects), platform_(platform), simulation_(platform.simulation()),
+  Iterations(const IterationPlan& plan, const std::vector<Schedule>& schedules, const BucketAlgorithms& algorithms,
+             const IterationEffects& effects, StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
+      : plan_(plan), schedules_(schedules), algorithms_(algorithms), effects_(effects), platform_(platform), simulation_(platform.simulation()),
         gpus_(platform.ranks()), simulated_(platform.simulatedRanks()), iterations_(effects.iterationsFor(gpus_)), buckets_(plan.buckets().size()),
         phases_(plan.computePhases()), allreduceOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0),
         timeline_(timeline), group_(group), ranks_(static_cast<std::size_t>(gpus_)),
@@ -67,13 +67,14 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
     if (state.contention >= 0) simulation_.cancel(state.contention);
     state.contention = -1;
-    state.program.reset();
     const std::size_t b = state.bucket;
     const std::size_t at = static_cast<std::size_t>(state.commIteration) * buckets_ + b;
     record_.bucketEnd[at] = std::max(record_.bucketEnd[at], simulation_.now());
-    recordSpan(state.commIteration, rank, "allreduce",
-               bucketAllreduceName(b, static_cast<double>(plan_.buckets()[b].elements.count) * plan_.workload().elementBytes),
-               state.allreduceFrom);
+    if (timeline_ && state.commIteration == 0)
+      spans_.push_back(allreduceSpan(group_, rank, b,
+                                     static_cast<double>(plan_.buckets()[b].elements.count) * plan_.workload().elementBytes,
+                                     algorithms_[b].label(), *state.program, state.allreduceFrom, simulation_.now()));
+    state.program.reset();
     state.communicating = false;
     if (++state.bucket == buckets_) {
       state.bucket = 0;
@@ -112,7 +113,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   };
 
   void recordSpan(int iteration, Rank rank, const char* lane, std::string name, double from) {
-    if (timeline_ && iteration == 0) spans_.push_back({group_, rank, lane, std::move(name), from, simulation_.now()});
+    if (timeline_ && iteration == 0) spans_.push_back({group_, rank, lane, std::move(name), from, simulation_.now(), {}});
   }
 
   // Compute: forward and backward phase by phase, then (once the allreduces are done) the optimizer.
@@ -224,6 +225,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
 
   const IterationPlan& plan_;
   const std::vector<Schedule>& schedules_;
+  const BucketAlgorithms& algorithms_;  // what runs each bucket, for the timeline
   const IterationEffects& effects_;
   StepPlatform& platform_;
   FluidSimulation& simulation_;
@@ -322,7 +324,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
                                       BucketEvening evening) {
   Quotient quotient = quotientOf(plan, buckets, platform, effects, use == RankSymmetryUse::Exploit && !timeline, evening);
   StepPlatform stepPlatform(platform, std::move(quotient.symmetry));
-  Iterations iterations(plan, quotient.schedules, effects, stepPlatform, timeline, group);
+  Iterations iterations(plan, quotient.schedules, buckets.algorithms, effects, stepPlatform, timeline, group);
   iterations.start();
   stepPlatform.simulation().run();
   IterationSimulation result = iterations.result();

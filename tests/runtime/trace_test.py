@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Timelines of one iteration, predicted (ddlsim SCENARIO --trace) and measured (ddlrun train --trace), in the
 Chrome trace-event format: every rank has its compute phases and its bucket allreduces, a bucket's allreduce
-starts once the backward pass has produced it, and the predicted timeline ends when the iteration does.
+starts once the backward pass has produced it, and the predicted timeline ends when the iteration does. A rank's
+process id is its rank (plus a million per group before it), and each allreduce carries its bucket, bytes,
+algorithm and channels as arguments.
 
 Usage: trace_test.py DDLSIM DDLRUN SOURCE_DIR
 """
@@ -30,6 +32,21 @@ def spans(trace):
             by_process.setdefault(names[event["pid"]], []).append(
                 (event["cat"], event["name"], event["ts"], event["ts"] + event["dur"]))
     return by_process
+
+
+def check_processes_and_arguments(test, trace, buckets):
+    """Each rank's process id is the rank within its group, and every allreduce has its arguments."""
+    for event in trace["traceEvents"]:
+        if event["ph"] == "M" and event["name"] == "process_name":
+            rank = int(event["args"]["name"].rsplit("rank ", 1)[1])
+            test.assertEqual(event["pid"] % 1000000, rank, event)
+        if event["ph"] == "X" and event["cat"] == "allreduce":
+            arguments = event["args"]
+            test.assertIn(f"bucket {arguments['bucket']} ", event["name"])
+            test.assertLess(arguments["bucket"], buckets)
+            test.assertGreater(arguments["bytes"], 0)
+            test.assertTrue(arguments["algorithm"])
+            test.assertGreaterEqual(arguments["channels"], 1)
 
 
 class IterationTimelines(unittest.TestCase):
@@ -77,6 +94,7 @@ class IterationTimelines(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         by_process = spans(load(trace))
         self.check_timeline(by_process, ranks=8, buckets=4)
+        check_processes_and_arguments(self, load(trace), 4)
         iteration = next(point["iteration_s"] for point in load(results)["points"]
                          if point["algorithm"] == "ring" and point["gpus"] == 8)
         end = max(event[3] for events in by_process.values() for event in events)
@@ -88,6 +106,7 @@ class IterationTimelines(unittest.TestCase):
                                "-n", "2", "-w", "1", "--trace", trace], capture_output=True, text=True, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr)
         by_process = spans(load(trace))
+        check_processes_and_arguments(self, load(trace), 4)
         self.assertEqual(sorted(by_process), ["ddl 2 at 2 GPUs, measured: rank 0", "ddl 2 at 2 GPUs, measured: rank 1",
                                               "ring at 2 GPUs, measured: rank 0", "ring at 2 GPUs, measured: rank 1"])
         for algorithm in ("ddl 2", "ring"):
