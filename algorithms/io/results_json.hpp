@@ -1,5 +1,5 @@
 #pragma once
-// The results schema ddlsim and ddlrun both write (see README.md, "Results"): SI units, written in the
+// The results schema ddlsim and ddlrun both write (see docs/results.md, "Results schema"): SI units, written in the
 // key names.
 
 #include <nlohmann/json_fwd.hpp>

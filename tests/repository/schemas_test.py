@@ -625,7 +625,7 @@ DDLRUN = BUILD / "runtime" / "ddlrun" if BUILD else None
 DDLCOMPARE = SOURCE / "analysis" / "ddlcompare"
 RESULT_SETS = "analysis/results/**/*.json"
 RESULTS_SEED = "tests/fuzz/corpus/results_reader/powerai-ddl-resnet50-3-points.json"
-RESULTS_README = ("README.md", "Results schema")
+RESULTS_README = ("docs/results.md", "Results schema")
 ANNOTATIONS = ("description", "source", "sources", "confidence", "note")
 # The objects of each results schema whose every property the README's results section names (None: the root).
 RESULT_OBJECTS = {"results": ("scaling_points", "collection", "point", "collective", "run", "parameters"),
