@@ -2,6 +2,7 @@
 // for every shape it accepts, on element counts that exercise empty, uneven and realistic blocks.
 
 #include <cctype>
+#include <ostream>
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,12 @@ struct Case {
   std::vector<AlgorithmOptions> shapes;
   std::string name;
 };
+
+// What a failing case's line names: its algorithm, rank count and how many shapes (not 104 bytes of hex).
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << toString(c.kind) << " " << c.algorithm << " on " << c.ranks << (c.ranks == 1 ? " rank, " : " ranks, ")
+       << c.shapes.size() << (c.shapes.size() == 1 ? " shape" : " shapes");
+}
 
 // Built twice: the large rank counts alone (DDLSCALE_LARGE_RANK_COUNTS=1) and all the others.
 std::vector<int> rankCounts() {

@@ -8,12 +8,18 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <ostream>
 
 #include "algorithms/collectives/registry.hpp"
 #include "sim/registered_engines.hpp"
 #include "tests/sim/dedicated_link_platform.hpp"
 
 namespace ddl {
+
+// GoogleTest names each engine by its name, not by its address (found by argument-dependent lookup, so here
+// in Engine's namespace).
+void PrintTo(const Engine* engine, std::ostream* out) { *out << engine->name() << " engine"; }
+
 namespace {
 
 // A platform as DedicatedLinkPlatform describes it, whose ranks compute on one machine of `throughput`.
