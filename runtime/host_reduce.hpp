@@ -8,7 +8,8 @@
 
 namespace ddl {
 
-// into[i] += from[i] for i < count; the two ranges must not overlap.
-void addInto(void* into, const void* from, std::size_t count, DataType type);
+// into[i] = local[i] + from[i] for i < count: in place where `local` is `into`, out of place otherwise.
+// `from` overlaps neither, and `local` is `into` or overlaps it not at all.
+void addInto(void* into, const void* local, const void* from, std::size_t count, DataType type);
 
 }  // namespace ddl

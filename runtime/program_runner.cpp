@@ -24,6 +24,7 @@ struct StepProgress {
   bool reduceAllowed = false;  // ProgramExecution asked for the reduction
   ProgramRunner::Staging staging;
   ProgramRunner::Staging lastStaging;  // what `staging` was on the step's last run
+  bool copiedBefore = false;  // out of place, this run: OutOfPlacePlan::copiesBefore has been copied
   std::vector<std::uint8_t> pieceArrived;  // bytes, not bits: cleared on every run
   std::vector<Transport::RepeatedPost> repeated;  // per piece: the same post on every run
 };
@@ -46,6 +47,7 @@ struct ProgramRunner::Prepared {
   ProgramExecution execution;
   std::vector<StepProgress> progress;  // per step
   std::vector<ProgramExecution::Action> actions;
+  std::unique_ptr<const OutOfPlacePlan> outOfPlace;  // made on the program's first run out of place
 };
 
 ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
@@ -57,6 +59,7 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
     for (StepProgress& step : again.progress) {
       step.arrived = step.reducing = step.reduced = 0;
       step.reduceAllowed = false;
+      step.copiedBefore = false;
       step.staging = {};
     }
     again.actions.clear();
@@ -133,9 +136,9 @@ const ProgramRunner::Posted& ProgramRunner::posted(RequestId id) const {
   return posted_[static_cast<std::size_t>(index)];
 }
 
-void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
+void ProgramRunner::run(const Program& program, const void* input, void* output, DataType type) {
   try {
-    runSteps(program, buffer, type);
+    runSteps(program, input, output, type);
   } catch (const std::exception& error) {
     // End the job here, before the caller unwinds: the buffer and the staging that posted receives write
     // into must outlive them, and both belong to frames an exception would leave.
@@ -143,7 +146,7 @@ void ProgramRunner::run(const Program& program, void* buffer, DataType type) {
   }
 }
 
-void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type) {
+void ProgramRunner::runSteps(const Program& caller, const void* input, void* output, DataType type) {
   Prepared& prepared = prepare(caller);
   // Its first transfers are posted at once (below): once prepared, it posts them.
   if (options_.timeRuns) lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
@@ -154,7 +157,26 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
   posted_.clear();
   const std::size_t elementBytes = sizeOf(type);
   const auto pieceElements = static_cast<Elements>(std::max<std::size_t>(1, options_.pieceBytes / elementBytes));
-  char* base = static_cast<char*>(buffer);
+  char* base = static_cast<char*>(output);
+  const char* in = static_cast<const char*>(input);
+  const auto at = [elementBytes](Elements offset) { return static_cast<std::size_t>(offset) * elementBytes; };
+  // Out of place: where each step reads its current values, and what must first be copied to the output.
+  const OutOfPlacePlan* plan = nullptr;
+  if (in != base) {
+    if (!prepared.outOfPlace) prepared.outOfPlace = std::make_unique<const OutOfPlacePlan>(program);
+    plan = prepared.outOfPlace.get();
+    for (const Range range : plan->neverWritten()) transport_.copy(base + at(range.offset), in + at(range.offset), at(range.count));
+  }
+  // The values a send or reduction of `index` reads at `offset`.
+  auto current = [&](StepIndex index, Elements offset) -> const char* {
+    return (plan && plan->readsInput(index) ? in : base) + at(offset);
+  };
+  // Called when the step first reads its range: ordered after every step that writes it before.
+  auto copyBefore = [&](StepIndex index, StepProgress& p) {
+    if (!plan || p.copiedBefore) return;
+    for (const Range range : plan->copiesBefore(index)) transport_.copy(base + at(range.offset), in + at(range.offset), at(range.count));
+    p.copiedBefore = true;
+  };
   auto pieceRange = [&](const Step& step, const StepProgress& p, int piece) {
     const Elements begin = step.range.offset + piece * p.pieceElements;
     return Range{begin, std::min(p.pieceElements, step.range.end() - begin)};
@@ -164,9 +186,9 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
     const Step& step = program.step(index);
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, p, piece);
-    const std::size_t staged = static_cast<std::size_t>(range.offset - step.range.offset) * elementBytes;
-    remember(transport_.postReduce(base + range.offset * static_cast<Elements>(elementBytes), p.staging.block + staged,
-                                   static_cast<std::size_t>(range.count), type),
+    copyBefore(index, p);
+    remember(transport_.postReduce(base + at(range.offset), current(index, range.offset),
+                                   p.staging.block + at(range.offset - step.range.offset), static_cast<std::size_t>(range.count), type),
              {index, piece, Work::Reduce});
     ++p.reducing;
   };
@@ -211,18 +233,18 @@ void ProgramRunner::runSteps(const Program& caller, void* buffer, DataType type)
       // The block the step had last run, where free: its receives are then the same posts as then.
       if (step.kind == StepKind::ReceiveReduce)
         p.staging = p.lastStaging = staging(static_cast<std::size_t>(step.range.count) * elementBytes, p.lastStaging.block);
+      if (step.sends()) copyBefore(action.step, p);
       for (int piece = 0; piece < p.pieces; ++piece) {
         const Range range = pieceRange(step, p, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;
-        char* local = base + range.offset * static_cast<Elements>(elementBytes);
         Transport::RepeatedPost& repeated = p.repeated[static_cast<std::size_t>(piece)];
         RequestId id;
         if (step.sends()) {
-          id = transport_.postRepeatedSend(step.peer, step.channel, local, bytes, repeated);
+          id = transport_.postRepeatedSend(step.peer, step.channel, current(action.step, range.offset), bytes, repeated);
         } else if (step.kind == StepKind::ReceiveCopy) {
-          id = transport_.postRepeatedReceive(step.peer, step.channel, local, bytes, repeated);
+          id = transport_.postRepeatedReceive(step.peer, step.channel, base + at(range.offset), bytes, repeated);
         } else {
-          char* staged = p.staging.block + (range.offset - step.range.offset) * static_cast<Elements>(elementBytes);
+          char* staged = p.staging.block + at(range.offset - step.range.offset);
           id = transport_.postRepeatedReceive(step.peer, step.channel, staged, bytes, repeated);
         }
         remember(id, {action.step, piece, Work::Transfer});

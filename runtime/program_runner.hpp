@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/execution/out_of_place.hpp"
 #include "algorithms/schedule/program.hpp"
 #include "runtime/transport.hpp"
 
@@ -35,7 +36,12 @@ class ProgramRunner {
   // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
   // If a peer stops answering, or anything else fails on the way (the transport, an allocation), ends the
   // job through the transport's abortJob, with the messages still posted and their memory alive.
-  void run(const Program& program, void* buffer, DataType type);
+  void run(const Program& program, void* buffer, DataType type) { run(program, buffer, buffer, type); }
+  // The same out of place, as nccl-tests' sendbuff and recvbuff: reads the collective's values from
+  // `input`, which it leaves as it was, and leaves the result in `output`, each a whole buffer. Sends and
+  // reductions read the input until the program has written a range to the output (OutOfPlacePlan), so
+  // nothing is copied but what no step writes. The two buffers are the same (in place) or do not overlap.
+  void run(const Program& program, const void* input, void* output, DataType type);
 
   // When the last run posted its first transfer and when its last transfer or reduction completed (both
   // when it began, for a program with nothing to do): the time outside them is what the runtime adds to
@@ -61,7 +67,7 @@ class ProgramRunner {
   static Elements piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes, std::size_t eager);
   // Tells the transport that `prepared`'s posts will not be made again.
   void forgetPosts(Prepared& prepared);
-  void runSteps(const Program& program, void* buffer, DataType type);
+  void runSteps(const Program& program, const void* input, void* output, DataType type);
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
   Staging staging(std::size_t bytes, const char* preferred);

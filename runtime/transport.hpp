@@ -38,8 +38,10 @@ class Transport {
   // what it posted in an array instead of a map.
   virtual RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) = 0;
   virtual RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) = 0;
-  // into[i] += from[i]; may finish at once (host) or later (a GPU stream).
-  virtual RequestId postReduce(void* into, const void* from, std::size_t count, DataType type) = 0;
+  // into[i] = local[i] + from[i]: in place where `local` is `into`, and out of place (a step that reads
+  // the collective's input and writes its output) otherwise; `local` is `into` or overlaps neither it nor
+  // `from`. May finish at once (host) or later (a GPU stream).
+  virtual RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) = 0;
 
   // A send or receive that a runner posts again on every run of a program it keeps prepared: the same
   // peer, channel, memory and size, one at a time. A transport may set it up once and only start it on
@@ -98,8 +100,8 @@ class Transport {
   virtual void deallocate(void* memory) { ::operator delete(memory); }
   virtual void upload(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   virtual void download(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
-  // A copy within this transport's memory, finished when it returns: how `ddlrun bench` runs a schedule
-  // out of place (the schedules work in place).
+  // A copy within this transport's memory, finished when it returns: what a run out of place copies from
+  // input to output (OutOfPlacePlan: the ranges no step writes).
   virtual void copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   // What this rank's memory is, for the "# Rank ... on HOST device ..." lines, as nccl-tests writes a device
   // there ("0 [0000:04:00] NVIDIA H100"): "-1 [host] host memory" where it is no GPU's.

@@ -1,5 +1,6 @@
 #include "runtime/bench/bench_collective.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "runtime/narrow_floats.hpp"
@@ -97,6 +98,19 @@ std::int64_t countUnlike(const void* buffer, Range range, const std::vector<doub
     case DataType::Float16: return countDecodedUnlike(static_cast<const unsigned short*>(buffer), range, phases, float16ToFloat);
   }
   return 0;
+}
+
+void writeUnset(void* buffer, Elements count, DataType type) {
+  writePeriodic(buffer, {0, count}, {std::nan("")}, type);
+}
+
+std::int64_t countChanged(const void* before, const void* after, Elements count, DataType type) {
+  const std::size_t size = sizeOf(type);
+  const auto* a = static_cast<const char*>(before);
+  const auto* b = static_cast<const char*>(after);
+  std::int64_t changed = 0;
+  for (std::size_t at = 0; at < static_cast<std::size_t>(count) * size; at += size) changed += std::memcmp(a + at, b + at, size) != 0;
+  return changed;
 }
 
 void writeValue(void* buffer, Elements index, double value, DataType type) {

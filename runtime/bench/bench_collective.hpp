@@ -38,6 +38,13 @@ void writePeriodic(void* buffer, Range range, const std::vector<double>& phases,
 // How many elements of `range` do not equal their phase's value (NaN never does).
 std::int64_t countUnlike(const void* buffer, Range range, const std::vector<double>& phases, DataType type);
 
+// Out of place, what the output starts as: NaN, which no element of a result equals, so that an element the
+// run leaves unwritten counts as wrong.
+void writeUnset(void* buffer, Elements count, DataType type);
+// How many of `count` elements differ, bit for bit, between `before` and `after`: the input an out-of-place
+// run must leave as it was.
+std::int64_t countChanged(const void* before, const void* after, Elements count, DataType type);
+
 void writeValue(void* buffer, Elements index, double value, DataType type);
 double readValue(const void* buffer, Elements index, DataType type);
 

@@ -66,16 +66,31 @@ double timeRuns(const BenchOptions& options, World& world, Run&& run) {
   return overRanks(world, seconds, options.average);
 }
 
-// Fills `input`, runs, and counts the wrong elements of `output` (the same buffer, in place).
+// Fills `input`, runs, and counts the wrong elements of `output` (the same buffer, in place). Out of place,
+// the output starts as NaN, which no element of a result equals, so that what the run leaves unwritten
+// counts; and every element of the input the run changed counts too.
 template <class Run>
 std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& collective, TransportBuffer& input,
                        TransportBuffer& output, Elements count, World& world, Run&& run) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(options.type);
+  const bool outOfPlace = &input != &output;
+  std::vector<char> given;
   std::int64_t wrong = 0;
   for (int c = 0; c < options.checks; ++c) {
     fillBuffer(options, collective, input, count, world);
+    if (outOfPlace) {
+      const auto* filled = static_cast<const char*>(input.host());
+      given.assign(filled, filled + bytes);
+      writeUnset(output.host(), count, options.type);
+      output.toTransport(bytes);
+    }
     run();
-    output.fromTransport(static_cast<std::size_t>(count) * sizeOf(options.type));
+    output.fromTransport(bytes);
     wrong += collective.countWrong(output.host(), count, world.rank(), world.size(), options.type);
+    if (outOfPlace) {
+      input.fromTransport(bytes);
+      wrong += countChanged(given.data(), input.host(), count, options.type);
+    }
   }
   return world.sumOverRanks(wrong);
 }
@@ -109,7 +124,7 @@ NcclTestsRun tableRun(const BenchOptions& options, int ranks, const std::string&
   std::snprintf(text, sizeof text, "ddlrun: %s %s on %d ranks, schedule pieces of %zu B, each time the %s over the ranks (-a %d)",
                 algorithm.c_str(), std::string(toString(options.collective)).c_str(), ranks, options.run.pieceBytes,
                 std::string(toString(options.average)).c_str(), static_cast<int>(options.average));
-  run.comments = {text, "ddlrun: out of place = a local copy of the input, then the schedule in place on the output"};
+  run.comments = {text};
   run.devices = std::move(devices);
   run.baselineLibrary = baselineLibrary;
   return run;
@@ -232,7 +247,6 @@ int runBench(const BenchOptions& options, RankContext& context) {
   for (int cycle = 0; cycle < options.cycles; ++cycle) sweep.insert(sweep.end(), options.sizes.begin(), options.sizes.end());
   for (const std::int64_t bytes : sweep) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
-    const std::size_t countBytes = static_cast<std::size_t>(count) * elementBytes;
     const AlgorithmChoice choice = options.schedule ? AlgorithmChoice{} : choiceFor(options, count);
     const Program program = options.schedule ? options.schedule->program(rank)
                                              : makeSchedule(*choice.algorithm,
@@ -244,8 +258,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
     BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}, options.tuning ? choice.label() : ""};
     auto outOfPlace = [&] {
       freezeIfAsked("allreduce", rank);
-      transport.copy(output.data(), input.data(), countBytes);
-      runner.run(program, output.data(), options.type);
+      runner.run(program, input.data(), output.data(), options.type);
     };
     auto inPlace = [&] {
       freezeIfAsked("allreduce", rank);

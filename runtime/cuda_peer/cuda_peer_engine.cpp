@@ -62,9 +62,10 @@ std::shared_ptr<Completion> CudaPeerEngine::copy(Rank from, Rank to, Channel cha
   return completionAfter(stream, deviceOf(from));
 }
 
-std::shared_ptr<Completion> CudaPeerEngine::reduce(Rank rank, void* into, const void* from, std::size_t count, DataType type) {
+std::shared_ptr<Completion> CudaPeerEngine::reduce(Rank rank, void* into, const void* local, const void* from,
+                                                   std::size_t count, DataType type) {
   const cudaStream_t stream = reduceStreams_[static_cast<std::size_t>(rank)];
-  launchSum(into, into, from, count, type, stream);
+  launchSum(into, local, from, count, type, stream);
   return completionAfter(stream, deviceOf(rank));
 }
 

@@ -30,7 +30,8 @@ class CudaPeerEngine final : public InProcessEngine {
   void bindThread(Rank rank) override;
   std::shared_ptr<Completion> copy(Rank from, Rank to, Channel channel, void* destination, const void* source,
                                    std::size_t bytes) override;
-  std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* from, std::size_t count, DataType type) override;
+  std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* local, const void* from, std::size_t count,
+                                     DataType type) override;
   std::chrono::microseconds pollInterval() const override { return std::chrono::microseconds(5); }
 
   bool memoryIsHost() const override { return false; }

@@ -19,8 +19,9 @@ class HostEngine final : public InProcessEngine {
     std::memcpy(destination, source, bytes);
     return nullptr;
   }
-  std::shared_ptr<Completion> reduce(Rank, void* into, const void* from, std::size_t count, DataType type) override {
-    addInto(into, from, count, type);
+  std::shared_ptr<Completion> reduce(Rank, void* into, const void* local, const void* from, std::size_t count,
+                                     DataType type) override {
+    addInto(into, local, from, count, type);
     return nullptr;
   }
   bool memoryIsHost() const override { return true; }

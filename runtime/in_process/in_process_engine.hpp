@@ -28,8 +28,10 @@ class InProcessEngine {
   // what tells when it has finished, or null if it already has. Any thread may call it.
   virtual std::shared_ptr<Completion> copy(Rank from, Rank to, Channel channel, void* destination, const void* source,
                                            std::size_t bytes) = 0;
-  // Starts into[i] += from[i] in rank `rank`'s memory; null if it has already finished.
-  virtual std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* from, std::size_t count, DataType type) = 0;
+  // Starts into[i] = local[i] + from[i] in rank `rank`'s memory (Transport::postReduce); null if it has
+  // already finished.
+  virtual std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* local, const void* from, std::size_t count,
+                                             DataType type) = 0;
   // How often to look at unfinished Completions: they cannot wake a waiting thread themselves.
   virtual std::chrono::microseconds pollInterval() const { return std::chrono::microseconds(20); }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -210,10 +211,15 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
   if (count == 0) return issue([] {});
   std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
-  return issue([this, program, send, recv, bytes, type] {
-    if (send != recv) copyIn(recv, send, bytes);
+  // Out of place where the buffers are apart, as NCCL's sendbuff and recvbuff; buffers that partly overlap
+  // (which MPI forbids, and which this API has always accepted) are copied, then reduced in place.
+  const auto* first = static_cast<const char*>(send);
+  const auto* second = static_cast<const char*>(recv);
+  const bool apart = std::less_equal<>()(first + bytes, second) || std::less_equal<>()(second + bytes, first);
+  return issue([this, program, send, recv, bytes, type, apart] {
+    if (send != recv && !apart) copyIn(recv, send, bytes);
     transport_->reserveChannels(channelsOf(*program));
-    runner_->run(*program, recv, type);
+    runner_->run(*program, apart ? send : recv, recv, type);
   });
 }
 

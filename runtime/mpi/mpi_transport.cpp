@@ -129,8 +129,8 @@ void MpiTransport::forgetRepeatedPost(RepeatedPost& repeated) {
   repeated = {};
 }
 
-RequestId MpiTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
-  addInto(into, from, count, type);
+RequestId MpiTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
+  addInto(into, local, from, count, type);
   finished_.push_back(next_);
   return next_++;
 }

@@ -84,8 +84,8 @@ RequestId NcclTransport::postReceive(Rank peer, Channel channel, void* data, std
   return next_++;
 }
 
-RequestId NcclTransport::postReduce(void* into, const void* from, std::size_t count, DataType type) {
-  launchSum(into, into, from, count, type, reduceStream_);
+RequestId NcclTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
+  launchSum(into, local, from, count, type, reduceStream_);
   inFlight_.emplace_back(next_, std::make_shared<EventCompletion>(reduceStream_));
   return next_++;
 }

@@ -25,7 +25,7 @@ double secondsPerSum(std::vector<float>& into, const std::vector<float>& from, s
   const auto start = Clock::now();
   double elapsed = 0;
   do {
-    ddl::addInto(into.data(), from.data(), count, ddl::DataType::Float32);
+    ddl::addInto(into.data(), into.data(), from.data(), count, ddl::DataType::Float32);
     ++sums;
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   } while (elapsed < 0.02);

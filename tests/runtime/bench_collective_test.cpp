@@ -1,6 +1,7 @@
 // What `ddlrun bench` fills each rank's buffer with and how it checks the result: every element holds the
 // pattern's value for its position and rank, a buffer holding the exact result counts no wrong element, and
-// each element changed from it counts once, in every data type, at every offset within the pattern's period.
+// each element changed from it counts once, in every data type, at every offset within the pattern's period;
+// out of place, the output starts unset and the input must be left as it was.
 
 #include <gtest/gtest.h>
 
@@ -100,6 +101,26 @@ TEST(BenchCheck, AnAllGatherStartsWithOnlyItsOwnBlockAndEndsWithEveryRanks) {
       EXPECT_EQ(allGather.countWrong(mine.data(), count, r, ranks, type), count - block.count);
     }
     EXPECT_EQ(allGather.countWrong(gathered.data(), count, 0, ranks, type), 0) << toString(type);
+  }
+}
+
+// Out of place: an output no step wrote counts as wrong everywhere, and an input the run changed counts
+// each changed element once, even where the new value is a NaN or a negative zero.
+TEST(BenchCheck, OutOfPlaceAnUnwrittenOutputIsWrongEverywhereAndEachChangedInputElementCounts) {
+  const Elements count = 50;
+  for (const DataType type : kTypes) {
+    auto output = buffer(count, type);
+    writePeriodic(output.data(), {0, count}, patternPhases(0, type), type);
+    writeUnset(output.data(), count, type);
+    EXPECT_EQ(benchCollective(CollectiveKind::Allreduce).countWrong(output.data(), count, 0, 4, type), count) << toString(type);
+
+    auto before = buffer(count, type), after = buffer(count, type);
+    writePeriodic(before.data(), {0, count}, patternPhases(1, type), type);
+    after = before;
+    EXPECT_EQ(countChanged(before.data(), after.data(), count, type), 0);
+    writeValue(after.data(), 3, std::nan(""), type);
+    writeValue(after.data(), 40, readValue(before.data(), 40, type) == 0 ? -0.0 : 0.0, type);
+    EXPECT_EQ(countChanged(before.data(), after.data(), count, type), 2) << toString(type);
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The runtime's central promise, shared by the tests of every transport: every algorithm, run on real
-// memory, leaves every rank with the exact result, for element counts that leave blocks empty, uneven
-// and large, whatever the element type.
+// memory, in place and out of place, leaves every rank with the exact result, for element counts that
+// leave blocks empty, uneven and large, whatever the element type.
 
 #include <string>
 #include <vector>
@@ -41,8 +41,25 @@ inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
 
 struct ExactnessResult {
   std::string description;  // "ring allreduce, 4 ranks, 7 float32 elements"
-  std::int64_t wrong;       // over all ranks and all three runs
+  std::int64_t wrong;       // over all ranks and all four runs
 };
+
+// One run out of place: the output starts as NaN, so an element no step writes counts as wrong, and so
+// does every element of the input the run changes. Returns this rank's wrong elements.
+inline std::int64_t wrongOutOfPlace(ProgramRunner& runner, const Program& program, const BenchCollective& collective,
+                                    TransportBuffer& input, TransportBuffer& output, Elements count, Rank rank, int ranks,
+                                    DataType type) {
+  const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
+  collective.fill(input.host(), count, rank, ranks, type);
+  input.toTransport(bytes);
+  const std::vector<char> given(static_cast<const char*>(input.host()), static_cast<const char*>(input.host()) + bytes);
+  writeUnset(output.host(), count, type);
+  output.toTransport(bytes);
+  runner.run(program, input.data(), output.data(), type);
+  output.fromTransport(bytes);
+  input.fromTransport(bytes);
+  return collective.countWrong(output.host(), count, rank, ranks, type) + countChanged(given.data(), input.host(), count, type);
+}
 
 // Every rank calls it with its own transport; every rank gets the same results.
 inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& transport, const std::vector<DataType>& types,
@@ -60,9 +77,10 @@ inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& t
         reserveChannels(world, transport, std::span(&program, 1));
         const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
         TransportBuffer buffer(transport, bytes + 1), moved(transport, bytes + 1);
-        // Three times: the runner prepares a program on its first run and restarts what it prepared on the
-        // next, the same posts on the same memory (MPI starts its persistent requests again); the third runs
-        // on other memory, where every post must follow the buffer.
+        // Three times in place: the runner prepares a program on its first run and restarts what it
+        // prepared on the next, the same posts on the same memory (MPI starts its persistent requests
+        // again); the third runs on other memory, where every post must follow the buffer. Then out of
+        // place, from the first buffer into the other.
         std::int64_t wrong = 0;
         for (TransportBuffer* runOn : {&buffer, &buffer, &moved}) {
           collective.fill(runOn->host(), count, world.rank(), ranks, type);
@@ -71,6 +89,7 @@ inline std::vector<ExactnessResult> runEveryAlgorithm(World& world, Transport& t
           runOn->fromTransport(bytes);
           wrong += world.sumOverRanks(collective.countWrong(runOn->host(), count, world.rank(), ranks, type));
         }
+        wrong += world.sumOverRanks(wrongOutOfPlace(runner, program, collective, buffer, moved, count, world.rank(), ranks, type));
         results.push_back({schedule.description() + " " + std::string(toString(shape.kind)) + ", " + std::to_string(ranks) +
                                " ranks, " + std::to_string(count) + " " + std::string(toString(type)) + " elements",
                            wrong});

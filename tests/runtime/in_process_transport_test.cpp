@@ -1,12 +1,14 @@
 // The in-process transport, ranks as threads of one process on host memory: every algorithm exact at
 // several rank counts and types; the two sides of a message must agree on its size; a wait for a peer
-// that never sends ends at its deadline; and under NCCL's group semantics every algorithm still
-// completes exactly, so the NCCL transport's way of grouping messages cannot deadlock a schedule.
+// that never sends ends at its deadline; under NCCL's group semantics every algorithm still completes
+// exactly, so the NCCL transport's way of grouping messages cannot deadlock a schedule; and out of place
+// ends as in place where a program's steps straddle what earlier steps wrote.
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
+#include "algorithms/schedule/program_builder.hpp"
 #include "runtime/in_process/host_engine.hpp"
 #include "runtime/in_process/in_process_job.hpp"
 #include "runtime/in_process/in_process_transport.hpp"
@@ -53,6 +55,51 @@ TEST_P(EveryRankCount, UnderNcclGroupSemanticsEveryAlgorithmCompletesExactly) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryRankCount, ::testing::Values(1, 2, 3, 4, 5, 6, 8, 12),
                          [](const ::testing::TestParamInfo<int>& info) { return std::to_string(info.param) + "Ranks"; });
+
+// Two ranks whose steps read ranges that straddle a write (rank 0 sends [0, 8) after receiving [0, 4)), and
+// leave ranges unwritten ([4, 6) on rank 0, [8, 10) on rank 1): no algorithm of the registry does either,
+// and out of place must still end exactly as in place.
+Program straddling(Rank rank) {
+  ProgramBuilder builder(rank, 10);
+  if (rank == 0) {
+    builder.receiveCopy(1, {0, 4});
+    builder.send(1, {0, 8});
+    builder.receiveReduce(1, {6, 4});
+  } else {
+    builder.send(0, {0, 4});
+    builder.receiveCopy(0, {0, 8});
+    builder.send(0, {6, 4});
+  }
+  return std::move(builder).finish();
+}
+
+TEST(InProcessTransport, OutOfPlaceLeavesWhatInPlaceLeavesWhereStepsStraddleWrites) {
+  HostEngine engine;
+  std::vector<std::vector<float>> inPlace(2), outOfPlace(2), inputAfter(2);
+  runInProcess(2, engine, [&](RankContext& context) {
+    const Rank rank = context.world.rank();
+    std::vector<float> input(10), buffer, output(10, -1.0f);
+    for (int i = 0; i < 10; ++i) input[static_cast<std::size_t>(i)] = static_cast<float>(100 * (rank + 1) + i);
+    buffer = input;
+    ProgramRunner runner(context.transport, kRun);
+    const Program program = straddling(rank);
+    runner.run(program, buffer.data(), DataType::Float32);
+    runner.run(program, input.data(), output.data(), DataType::Float32);
+    inPlace[static_cast<std::size_t>(rank)] = buffer;
+    outOfPlace[static_cast<std::size_t>(rank)] = output;
+    inputAfter[static_cast<std::size_t>(rank)] = input;
+    return 0;
+  });
+  // Rank 0 by hand: [0, 4) rank 1's, [4, 6) its own, [6, 8) its own twice (rank 1 holds rank 0's values
+  // there when it sends them back), [8, 10) both ranks'.
+  EXPECT_EQ(inPlace[0], (std::vector<float>{200, 201, 202, 203, 104, 105, 212, 214, 316, 318}));
+  for (Rank rank : {0, 1}) {
+    EXPECT_EQ(outOfPlace[static_cast<std::size_t>(rank)], inPlace[static_cast<std::size_t>(rank)]) << "rank " << rank;
+    for (int i = 0; i < 10; ++i)
+      EXPECT_EQ(inputAfter[static_cast<std::size_t>(rank)][static_cast<std::size_t>(i)], static_cast<float>(100 * (rank + 1) + i))
+          << "rank " << rank << " changed its input at " << i;
+  }
+}
 
 TEST(InProcessTransport, MessagesMoveOnlyWhenBothSidesArePostedInOrderPerChannel) {
   HostEngine engine;

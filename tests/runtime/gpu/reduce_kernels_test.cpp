@@ -55,7 +55,7 @@ class ReduceKernels : public testing::RequiresGpu {
     DDL_CUDA(cudaDeviceSynchronize());
     std::vector<char> got(count * size + 1), expected(a.begin() + static_cast<std::ptrdiff_t>(aOffset * size),
                                                       a.begin() + static_cast<std::ptrdiff_t>((aOffset + count) * size));
-    addInto(expected.data(), b.data() + bOffset * size, count, type);
+    addInto(expected.data(), expected.data(), b.data() + bOffset * size, count, type);
     DDL_CUDA(cudaMemcpy(got.data(), out, count * size, cudaMemcpyDeviceToHost));
     std::int64_t differ = 0;
     for (std::size_t i = 0; i < count * size; i += size)
