@@ -1,5 +1,6 @@
 #include "algorithms/io/nccl_tests_table.hpp"
 
+#include <array>
 #include <cstdio>
 
 namespace ddl {
@@ -89,23 +90,21 @@ std::string ncclTestsHeader(const NcclTestsRun& run) {
   out += text;
   if (!run.baselineLibrary.empty()) out += "  " + run.baselineLibrary + "'s own, in place";
   out += "\n";
-  const bool baseline = !run.baselineLibrary.empty();
-  std::snprintf(text, sizeof text, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s", "size", "count", "type",
-                "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
-  out += text;
-  if (baseline) {
-    std::snprintf(text, sizeof text, "  %7s  %6s  %6s  %6s", "time", "algbw", "busbw", "#wrong");
+  // The names line and the units line: five leading columns, then four per half (and the baseline's),
+  // each followed by nccl-tests' "%*s" of its timestamps, none here.
+  const int halves = run.baselineLibrary.empty() ? 2 : 3;
+  auto columns = [&](const std::array<const char*, 5>& lead, const std::array<const char*, 4>& half) {
+    std::snprintf(text, sizeof text, "# %10s  %12s  %8s  %6s  %6s", lead[0], lead[1], lead[2], lead[3], lead[4]);
     out += text;
-  }
-  out += " \n";  // nccl-tests' "%*s" of its timestamps, none here
-  std::snprintf(text, sizeof text, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s", "(B)", "(elements)", "",
-                "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
-  out += text;
-  if (baseline) {
-    std::snprintf(text, sizeof text, "  %7s  %6s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)", "");
-    out += text;
-  }
-  return out + " \n";
+    for (int h = 0; h < halves; ++h) {
+      std::snprintf(text, sizeof text, "  %7s  %6s  %6s  %6s", half[0], half[1], half[2], half[3]);
+      out += text;
+    }
+    out += " \n";
+  };
+  columns({"size", "count", "type", "redop", "root"}, {"time", "algbw", "busbw", "#wrong"});
+  columns({"(B)", "(elements)", "", "", ""}, {"(us)", "(GB/s)", "(GB/s)", ""});
+  return out;
 }
 
 std::string ncclTestsRow(const NcclTestsRow& row, double busFactor) {
