@@ -24,7 +24,6 @@ struct StepProgress {
   bool reduceAllowed = false;  // ProgramExecution asked for the reduction
   ProgramRunner::Staging staging;
   ProgramRunner::Staging lastStaging;  // what `staging` was on the step's last run
-  bool copiedBefore = false;  // out of place, this run: OutOfPlacePlan::copiesBefore has been copied
   std::vector<std::uint8_t> pieceArrived;  // bytes, not bits: cleared on every run
   std::vector<Transport::RepeatedPost> repeated;  // per piece: the same post on every run
 };
@@ -59,7 +58,6 @@ ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
     for (StepProgress& step : again.progress) {
       step.arrived = step.reducing = step.reduced = 0;
       step.reduceAllowed = false;
-      step.copiedBefore = false;
       step.staging = {};
     }
     again.actions.clear();
@@ -160,22 +158,16 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
   char* base = static_cast<char*>(output);
   const char* in = static_cast<const char*>(input);
   const auto at = [elementBytes](Elements offset) { return static_cast<std::size_t>(offset) * elementBytes; };
-  // Out of place: where each step reads its current values, and what must first be copied to the output.
+  // Out of place: where each step reads its current values, and what is copied to the output first.
   const OutOfPlacePlan* plan = nullptr;
   if (in != base) {
     if (!prepared.outOfPlace) prepared.outOfPlace = std::make_unique<const OutOfPlacePlan>(program);
     plan = prepared.outOfPlace.get();
-    for (const Range range : plan->neverWritten()) transport_.copy(base + at(range.offset), in + at(range.offset), at(range.count));
+    for (const Range range : plan->copiedFirst()) transport_.copy(base + at(range.offset), in + at(range.offset), at(range.count));
   }
   // The values a send or reduction of `index` reads at `offset`.
   auto current = [&](StepIndex index, Elements offset) -> const char* {
     return (plan && plan->readsInput(index) ? in : base) + at(offset);
-  };
-  // Called when the step first reads its range: ordered after every step that writes it before.
-  auto copyBefore = [&](StepIndex index, StepProgress& p) {
-    if (!plan || p.copiedBefore) return;
-    for (const Range range : plan->copiesBefore(index)) transport_.copy(base + at(range.offset), in + at(range.offset), at(range.count));
-    p.copiedBefore = true;
   };
   auto pieceRange = [&](const Step& step, const StepProgress& p, int piece) {
     const Elements begin = step.range.offset + piece * p.pieceElements;
@@ -186,7 +178,6 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
     const Step& step = program.step(index);
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, p, piece);
-    copyBefore(index, p);
     remember(transport_.postReduce(base + at(range.offset), current(index, range.offset),
                                    p.staging.block + at(range.offset - step.range.offset), static_cast<std::size_t>(range.count), type),
              {index, piece, Work::Reduce});
@@ -233,7 +224,6 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
       // The block the step had last run, where free: its receives are then the same posts as then.
       if (step.kind == StepKind::ReceiveReduce)
         p.staging = p.lastStaging = staging(static_cast<std::size_t>(step.range.count) * elementBytes, p.lastStaging.block);
-      if (step.sends()) copyBefore(action.step, p);
       for (int piece = 0; piece < p.pieces; ++piece) {
         const Range range = pieceRange(step, p, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;

@@ -39,8 +39,8 @@ class ProgramRunner {
   void run(const Program& program, void* buffer, DataType type) { run(program, buffer, buffer, type); }
   // The same out of place, as nccl-tests' sendbuff and recvbuff: reads the collective's values from
   // `input`, which it leaves as it was, and leaves the result in `output`, each a whole buffer. Sends and
-  // reductions read the input until the program has written a range to the output (OutOfPlacePlan), so
-  // nothing is copied but what no step writes. The two buffers are the same (in place) or do not overlap.
+  // reductions read the input until the program has written a range to the output, so nothing is copied
+  // but what no step writes (OutOfPlacePlan::copiedFirst). The buffers are the same (in place) or apart.
   void run(const Program& program, const void* input, void* output, DataType type);
 
   // When the last run posted its first transfer and when its last transfer or reduction completed (both

@@ -101,7 +101,7 @@ class Transport {
   virtual void upload(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   virtual void download(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   // A copy within this transport's memory, finished when it returns: what a run out of place copies from
-  // input to output (OutOfPlacePlan: the ranges no step writes).
+  // input to output before its first step (OutOfPlacePlan::copiedFirst).
   virtual void copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
   // What this rank's memory is, for the "# Rank ... on HOST device ..." lines, as nccl-tests writes a device
   // there ("0 [0000:04:00] NVIDIA H100"): "-1 [host] host memory" where it is no GPU's.

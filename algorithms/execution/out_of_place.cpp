@@ -1,51 +1,56 @@
 #include "algorithms/execution/out_of_place.hpp"
 
+#include <algorithm>
+
 #include "algorithms/schedule/interval_map.hpp"
 
 namespace ddl {
 namespace {
 
-// The map splits runs at every range it is asked about and never joins them again: join adjacent ones
-// here, so that one copy covers what one copy can.
-void appendJoined(std::vector<Range>& ranges, std::size_t first, Range range) {
-  if (ranges.size() > first && ranges.back().end() == range.offset) {
-    ranges.back().count += range.count;
-  } else {
-    ranges.push_back(range);
+// Sorted, with overlapping and adjacent ranges joined: one copy for what one copy can do.
+std::vector<Range> joined(std::vector<Range> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.offset < b.offset; });
+  std::vector<Range> out;
+  for (const Range& range : ranges) {
+    if (!out.empty() && range.offset <= out.back().end()) {
+      out.back().count = std::max(out.back().end(), range.end()) - out.back().offset;
+    } else {
+      out.push_back(range);
+    }
   }
+  return out;
 }
 
 }  // namespace
 
-OutOfPlacePlan::OutOfPlacePlan(const Program& program)
-    : readsInput_(static_cast<std::size_t>(program.size()), 0) {
+OutOfPlacePlan::OutOfPlacePlan(const Program& program) : readsInput_(static_cast<std::size_t>(program.size()), 0) {
   IntervalMap<bool> written(program.elements(), false);
-  copiesBegin_.reserve(static_cast<std::size_t>(program.size()) + 1);
+  std::vector<Range> copies;
   for (StepIndex index = 0; index < program.size(); ++index) {
-    copiesBegin_.push_back(static_cast<std::int32_t>(copies_.size()));
     const Step& step = program.step(index);
     if (step.range.empty()) continue;
     if (step.reads()) {
       bool anyWritten = false;
-      const std::size_t firstCopy = copies_.size();
+      std::vector<Range> unwritten;
       written.update(step.range, [&](Range run, bool isWritten) {
         if (isWritten) {
           anyWritten = true;
         } else {
-          appendJoined(copies_, firstCopy, run);
+          unwritten.push_back(run);
         }
       });
-      if (!anyWritten) {
+      if (anyWritten) {
+        copies.insert(copies.end(), unwritten.begin(), unwritten.end());
+      } else {
         readsInput_[static_cast<std::size_t>(index)] = 1;
-        copies_.resize(firstCopy);  // read where they are
       }
     }
     if (step.writes()) written.update(step.range, [](Range, bool& isWritten) { isWritten = true; });
   }
-  copiesBegin_.push_back(static_cast<std::int32_t>(copies_.size()));
   written.update({0, program.elements()}, [&](Range run, bool isWritten) {
-    if (!isWritten) appendJoined(neverWritten_, 0, run);
+    if (!isWritten) copies.push_back(run);
   });
+  copiedFirst_ = joined(std::move(copies));
 }
 
 }  // namespace ddl

@@ -24,26 +24,21 @@ class OutOfPlacePlan {
   explicit OutOfPlacePlan(const Program& program);
 
   // Where a send or receive-reduce reads the current values of its range: the input where no earlier step
-  // wrote any of it, otherwise the output, once copiesBefore(step) have been copied from input to output.
+  // wrote any of it, otherwise the output.
   bool readsInput(StepIndex step) const { return readsInput_[static_cast<std::size_t>(step)]; }
-  // The parts of the step's range no earlier step wrote, where another part was written (a range that
-  // straddles a write, which no algorithm of the registry has): copied when the step reads, not before,
-  // since until then steps ordered before it may still be reading or writing around them.
-  std::span<const Range> copiesBefore(StepIndex step) const {
-    const auto begin = static_cast<std::size_t>(copiesBegin_[static_cast<std::size_t>(step)]);
-    const auto end = static_cast<std::size_t>(copiesBegin_[static_cast<std::size_t>(step) + 1]);
-    return std::span<const Range>(copies_).subspan(begin, end - begin);
-  }
-  // What no step writes (a rank's own block of an all-gather, a one-rank program's whole buffer): the
-  // input's values are the result there, copied to the output. No step writes these ranges and those
-  // that read them read the input, so the copy may run at any time.
-  std::span<const Range> neverWritten() const { return neverWritten_; }
+  // What the run copies from input to output before its first step, in order and apart:
+  // - what no step writes (a rank's own block of an all-gather, a one-rank program's whole buffer), whose
+  //   result is the input's values;
+  // - the unwritten parts of a range that a step reads where another part of it was written (a range that
+  //   straddles a write, which no algorithm of the registry has), so that the step reads it all from the
+  //   output.
+  // Either part is written by no step before the step that reads it, and by steps ordered after that step
+  // only, so the copy may run first; the steps that read the input there find the same values.
+  std::span<const Range> copiedFirst() const { return copiedFirst_; }
 
  private:
   std::vector<std::uint8_t> readsInput_;  // per step; bytes, not a vector<bool>, read on the hot path
-  std::vector<Range> copies_;
-  std::vector<std::int32_t> copiesBegin_;  // copiesBefore(s) = copies_[copiesBegin_[s] .. copiesBegin_[s+1])
-  std::vector<Range> neverWritten_;
+  std::vector<Range> copiedFirst_;
 };
 
 }  // namespace ddl

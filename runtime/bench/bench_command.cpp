@@ -69,7 +69,7 @@ BenchCommand::BenchCommand(CLI::App& app)
       "place: time per run (us; each rank's average, then over the ranks as -a says: the mean by default),\n"
       "algbw = bytes / time, busbw = algbw x 2(n-1)/n for allreduce or (n-1)/n for reduce-scatter and all-gather\n"
       "(GB/s), and #wrong: elements, summed over all ranks and checked runs, that differ from the exact expected\n"
-      "result; then the '# Avg bus bandwidth' footer. Out of place reads one buffer and writes the other, as\n"
+      "result (out of place, and input elements the run changed); then the '# Avg bus bandwidth' footer. Out of place reads one buffer and writes the other, as\n"
       "nccl-tests' sendbuff and recvbuff. With --baseline, the library's own in-place figures follow in four\n"
       "more columns. Data is rank- and position-dependent. nccl-tests' flags are taken under its names too; those\n"
       "with no meaning here are refused unless at nccl-tests' default.");

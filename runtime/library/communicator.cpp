@@ -19,6 +19,13 @@
 namespace ddl {
 namespace {
 
+// Whether `bytes` at `a` and `bytes` at `b` share no byte (a total order on pointers, std::less's).
+bool apart(const void* a, const void* b, std::size_t bytes) {
+  const auto* first = static_cast<const char*>(a);
+  const auto* second = static_cast<const char*>(b);
+  return std::less_equal<>()(first + bytes, second) || std::less_equal<>()(second + bytes, first);
+}
+
 // The gather-and-answer of agreements and barriers goes on a channel of its own, above any schedule's and
 // below the MPI watchdog's tags. The scatter of a broadcast goes on channel 0, as the all-gather after it
 // does: messages of one channel between two ranks are matched in the order posted, and a rank posts the
@@ -211,15 +218,14 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
   if (count == 0) return issue([] {});
   std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
-  // Out of place where the buffers are apart, as NCCL's sendbuff and recvbuff; buffers that partly overlap
-  // (which MPI forbids, and which this API has always accepted) are copied, then reduced in place.
-  const auto* first = static_cast<const char*>(send);
-  const auto* second = static_cast<const char*>(recv);
-  const bool apart = std::less_equal<>()(first + bytes, second) || std::less_equal<>()(second + bytes, first);
-  return issue([this, program, send, recv, bytes, type, apart] {
-    if (send != recv && !apart) copyIn(recv, send, bytes);
+  // Out of place where the buffers are apart, as NCCL's sendbuff and recvbuff; host buffers that partly
+  // overlap (which MPI forbids, and which this API has always accepted) are moved, then reduced in place.
+  const bool outOfPlace = apart(send, recv, bytes);
+  if (send != recv && !outOfPlace) refuseOverlapOnGpu();
+  return issue([this, program, send, recv, bytes, type, outOfPlace] {
+    if (send != recv && !outOfPlace) copyIn(recv, send, bytes);
     transport_->reserveChannels(channelsOf(*program));
-    runner_->run(*program, apart ? send : recv, recv, type);
+    runner_->run(*program, outOfPlace ? send : recv, recv, type);
   });
 }
 
@@ -230,6 +236,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::allGather(const void* send, voi
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, total, type);
   const std::size_t blockBytes = static_cast<std::size_t>(count) * sizeOf(type);
   char* mine = static_cast<char*>(recv) + static_cast<std::size_t>(rank_) * blockBytes;
+  if (send != mine && !apart(send, mine, blockBytes)) refuseOverlapOnGpu();
   return issue([this, program, send, recv, mine, blockBytes, type] {
     if (send != mine) copyIn(mine, send, blockBytes);
     transport_->reserveChannels(channelsOf(*program));
@@ -313,6 +320,12 @@ void Communicator::scatterBlocks(char* buffer, Elements count, DataType type, Ra
                                            static_cast<std::size_t>(block.count) * elementBytes));
   }
   waitForAll(*transport_, std::move(pending), "the scatter of a broadcast from rank " + std::to_string(root));
+}
+
+void Communicator::refuseOverlapOnGpu() const {
+  // cudaMemcpy's result is undefined for overlapping ranges; host memory is moved (memmove).
+  if (!transport_->memoryIsHost())
+    throw InvalidArgument("send", "overlaps recv without being in place: GPU buffers are the same or apart");
 }
 
 void Communicator::copyIn(void* to, const void* from, std::size_t bytes) {

@@ -105,6 +105,8 @@ class Communicator {
   Transport& control() { return control_ ? *control_ : *transport_; }
   // `bytes` from `from` to `to` in the transport's memory, before a collective that works in place.
   void copyIn(void* to, const void* from, std::size_t bytes);
+  // Throws InvalidArgument where send and recv partly overlap on a GPU, which copyIn cannot copy.
+  void refuseOverlapOnGpu() const;
 
   int rank_ = 0;
   int size_ = 1;

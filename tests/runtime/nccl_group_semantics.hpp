@@ -71,6 +71,7 @@ class NcclGroupSemantics final : public Transport {
   void deallocate(void* memory) override { inner_.deallocate(memory); }
   void upload(void* to, const void* from, std::size_t bytes) override { inner_.upload(to, from, bytes); }
   void download(void* to, const void* from, std::size_t bytes) override { inner_.download(to, from, bytes); }
+  void copy(void* to, const void* from, std::size_t bytes) override { inner_.copy(to, from, bytes); }
 
  private:
   struct Posted {

@@ -130,4 +130,11 @@ TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
   for (const float value : host) EXPECT_EQ(value, 1.0f);
 }
 
+TEST_F(LibraryNcclOnGpu, DeviceBuffersThatPartlyOverlapAreRefused) {
+  // cudaMemcpy cannot move a buffer onto part of itself: GPU buffers are in place or apart.
+  DeviceFloats buffer(32);
+  EXPECT_EQ(ddl_allreduce(comm_, buffer.data(), buffer.data() + 8, 16, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("overlaps recv without being in place"), std::string::npos) << ddl_last_error();
+}
+
 }  // namespace

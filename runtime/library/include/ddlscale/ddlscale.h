@@ -157,7 +157,9 @@ DDL_API ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, s
 
 /* ---- Collectives ---------------------------------------------------------------------------------------
  * Buffers are host memory (GPU memory on a communicator of ddl_comm_init_nccl), not touched by the caller
- * until the collective completes. `send` may equal `recv` (in place). Sums are in the element type (float16
+ * until the collective completes; GPU buffers must hold their data when the call is made (the collective
+ * runs on the communicator's own streams, not after work queued on the caller's: synchronise it first).
+ * `send` may equal `recv` (in place); otherwise GPU buffers may not overlap (DDL_INVALID_ARGUMENT). Sums are in the element type (float16
  * and bfloat16 round each addition to nearest even), in the order the algorithm adds, which differs from one
  * algorithm to another. */
 
