@@ -72,6 +72,11 @@ TEST(ParseJson, TextThatIsNotJsonNamesTheFileAndWhere) {
 // times (measured here: the quadratic parse 380 times, this one 32 to 45). The least of three runs of each,
 // so that a pause of this machine does not decide it.
 TEST(ParseJson, TakesTimeLinearInTheText) {
+#if defined(__SANITIZE_ADDRESS__)
+  // A property of the parse, not of its memory safety: the optimised pass checks it, and under the sanitizers
+  // it would time their instrumentation for 13 s of a CI run that has 45 minutes.
+  GTEST_SKIP() << "timed in the optimised build only";
+#endif
   auto leastSeconds = [](const std::string& text) {
     double least = 1e9;
     for (int run = 0; run < 3; ++run) {

@@ -150,13 +150,20 @@ class FrozenRankEndsTheJob(unittest.TestCase):
                    "--baseline", "mpi", "--timeout-s", "1", "--configuration", label]
         # Four ranks on two cores fill their 512 MiB one after the other: once in CI (2026-12-03) two ranks
         # were still filling 2.0 s after the others reached the barrier before the collective, and the watchdog
-        # rightly ended the job there, naming them busy outside MPI. That run never reached what is tested
-        # here, so it is run again (at most three times); any other ending fails at once.
+        # rightly ended the job there, naming them busy outside MPI. Once more in CI (2026-12-05), one rank
+        # gave no answer at all within the roll call's 2 s grace while the other three waited in the
+        # collective: on two cores shared by four ranks filling and summing 512 MiB, a rank can be off the CPU
+        # that long, and a rank that does not answer is rightly called silent. Neither run reached what is
+        # tested here (every rank in the collective, answering), so it is run again, at most three times in
+        # all; any other ending, or the same one three times, fails.
+        skewed = ("busy outside MPI", "does not answer")
         for attempt in range(3):
             job = Job(command, "")
-            if job.status == 0 or "busy outside MPI" not in job.text or "slow, not stuck" in job.text:
+            if job.status == 0 or "slow, not stuck" in job.text or not any(why in job.text for why in skewed):
                 break
-            print(f"attempt {attempt + 1}: ranks skewed past --timeout-s before the collective; again", file=sys.stderr)
+            verdict = next((line for line in job.text.splitlines() if "the job stops:" in line), "")
+            print(f"attempt {attempt + 1}: the ranks were not all in the collective ({verdict}); again",
+                  file=sys.stderr)
         self.assertEqual(job.status, 0, job.text)
         self.assertIn("is slow, not stuck", job.text)
 
