@@ -3,6 +3,11 @@ measurements of the same runs, and the summary of their errors. The document is 
 first (results_input.py); what a schema cannot say is checked here: a time is a denominator, so it is positive;
 a run that summed wrong is no measurement; no two points of one file are the same point; and two points joined
 describe the same run.
+
+Scaling points are compared by iteration time and, where both sides give it against the same baseline, by
+efficiency too: a planner reads the efficiency, and the two can disagree (iteration times within 5% while the
+efficiency is 8 points off, where the prediction's one-GPU baseline is off). Its error is in points,
+predicted - measured.
 """
 import json
 import statistics
@@ -66,9 +71,11 @@ def records(document, source, path="$", unit="GPUs"):
             configuration = point.get("configuration", scenario)
             gpus = point["gpus"]
             algorithm = label_of(point)
-            found.append((("iteration", configuration, algorithm, gpus),
-                          {"configuration": configuration, "algorithm": algorithm, "size": f"{gpus} {unit}", "x": gpus,
-                           "kind": "iteration"},
+            label = {"configuration": configuration, "algorithm": algorithm, "size": f"{gpus} {unit}", "x": gpus,
+                     "kind": "iteration"}
+            if "efficiency" in point:
+                label["efficiency"] = float(point["efficiency"])
+            found.append((("iteration", configuration, algorithm, gpus), label,
                           positive_time(point, "iteration_s", p, source), p, {**run, **described_point(point)}))
         return found
     configuration = document.get("configuration", "")
@@ -134,12 +141,20 @@ def compare(predicted, measured):
                 raise BadInput(f"{where} is not the run {predicted_where} predicts ({label['algorithm']}, {label['size']}, "
                                f"{label['configuration']}): {why}")
             error = (predicted_value - value) / value
-            joined.append({**label, "predicted": predicted_value, "measured": value, "error": error,
+            row = {key: value for key, value in label.items() if key != "efficiency"}
+            efficiencies = (by_key[key][0].get("efficiency"), label.get("efficiency"))
+            baselines = (predicted_described.get("baseline_gpus"), described.get("baseline_gpus"))
+            if None not in efficiencies and baselines[0] == baselines[1]:
+                row.update(predicted_efficiency=efficiencies[0], measured_efficiency=efficiencies[1],
+                           efficiency_error=efficiencies[0] - efficiencies[1])
+            joined.append({**row, "predicted": predicted_value, "measured": value, "error": error,
                            "notes": [f"{key} {predicted_described[key]} against {described[key]}" for key in NOTED
                                      if key in predicted_described and key in described
                                      and predicted_described[key] != described[key]]
                                     + [f"{key} is recorded in one file only, so not compared"
-                                       for key in one_sided(predicted_described, described)]})
+                                       for key in one_sided(predicted_described, described)]
+                                    + (["efficiency against different baselines, so not compared"]
+                                       if None not in efficiencies and baselines[0] != baselines[1] else [])})
     unpredicted = [key for key, _, _, _, _ in measured if key not in by_key]
     unmeasured = [key for key in by_key if key not in measured_keys]
     joined.sort(key=lambda row: (row["configuration"], row["algorithm"], row["x"]))
@@ -162,4 +177,18 @@ def summary(joined):
         # Configurations side by side: a placement effect is predicted where both placements' errors are small.
         "per_configuration": {c: {"points": len(e), "median_abs_error": statistics.median(e), "max_abs_error": max(e)}
                               for c, e in sorted(per_configuration.items())},
+        **efficiency_summary(joined),
     }
+
+
+def efficiency_summary(joined):
+    """The median and largest |efficiency error| (fractions: 0.08 is 8 points) of the rows that have one, and
+    the worst of them; nothing where no row does (collective sweeps)."""
+    rows = [row for row in joined if "efficiency_error" in row]
+    if not rows:
+        return {}
+    errors = [abs(row["efficiency_error"]) for row in rows]
+    worst = max(rows, key=lambda row: abs(row["efficiency_error"]))
+    return {"efficiency_points": len(rows), "median_abs_efficiency_error": statistics.median(errors),
+            "max_abs_efficiency_error": max(errors),
+            "worst_efficiency": {key: worst[key] for key in ("configuration", "algorithm", "size")}}

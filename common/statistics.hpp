@@ -30,6 +30,15 @@ inline double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+// The q-quantile (0 to 1) of `sorted` (ascending, not empty), interpolated between the two nearest order
+// statistics: Hyndman and Fan's definition 7, numpy's default, so that analysis in Python agrees with it.
+inline double quantileOfSorted(const std::vector<double>& sorted, double q) {
+  const double at = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(at));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
 // The upper of the two middle values where there is an even number: a value that was measured, as
 // nccl-tests and ddlrun report an iteration's time; `values` must not be empty.
 inline double upperMedian(std::vector<double> values) {

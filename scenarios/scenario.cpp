@@ -123,8 +123,8 @@ std::vector<double> readTimeFactors(const std::string& path) {
   return factors;
 }
 
-// $.effects: each effect of effectTable() a number or "sourced" (its table's central value, and a range
-// for --range), gpu_time_factors, seed and iterations.
+// $.effects: each effect of effectTable() a number or "sourced" (its table's central value, and its prior
+// for --samples), gpu_time_factors, seed and iterations.
 void readEffects(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
   if (!root.has(json, "effects")) return;
   const JsonReader reader = root.at("effects");
@@ -391,12 +391,6 @@ bool Scenario::sourced(const EffectDeclaration& effect) const {
   return std::find(sourcedEffects.begin(), sourcedEffects.end(), &effect) != sourcedEffects.end();
 }
 
-IterationEffects Scenario::effectsAt(bool pessimistic) const {
-  IterationEffects corner = effects;
-  for (const EffectDeclaration* declaration : sourcedEffects)
-    corner.*declaration->field = pessimistic != declaration->raisesEfficiency ? declaration->high : declaration->low;
-  return corner;
-}
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   if (algorithm.tuned()) return kTunedAlgorithm;

@@ -68,7 +68,8 @@ struct Scenario {
   GradientFusion fusion;  // $.fusion, or $.bucket_bytes alone: the size policy
   bool overlapBackward = true;
   IterationEffects effects;  // $.effects: all off unless the file asks
-  // The effects $.effects gives as "sourced": their table values, central here, spanned by effectsAt.
+  // The effects $.effects gives as "sourced": their table values, central here, drawn from their priors by
+  // ddlsim --samples (sampleEffects).
   std::vector<const EffectDeclaration*> sourcedEffects;
   std::vector<int> gpuCounts;
   // What efficiency is measured against: the iteration at this many GPUs (1: one GPU alone, no
@@ -84,9 +85,6 @@ struct Scenario {
 
   // Whether $.effects gives `effect` as "sourced".
   bool sourced(const EffectDeclaration& effect) const;
-  // The effects with every sourced one at the end of its range that lowers the efficiency (pessimistic) or
-  // raises it; the others as given.
-  IterationEffects effectsAt(bool pessimistic) const;
 
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;

@@ -8,6 +8,48 @@
 #include "common/json_reader.hpp"
 
 namespace ddl {
+namespace {
+
+// ddlsim --samples: each quantity's percentiles, under its name with _p05, _p50 and _p95.
+struct IntervalField {
+  const char* name;
+  Percentiles PredictiveInterval::*percentiles;
+  double maximum;
+};
+constexpr IntervalField kIntervalFields[] = {{"iteration_s", &PredictiveInterval::iterationSeconds, 1e9},
+                                             {"images_per_s", &PredictiveInterval::imagesPerSecond, 1e18},
+                                             {"efficiency", &PredictiveInterval::efficiency, 1e6}};
+constexpr std::pair<const char*, double Percentiles::*> kPercentiles[] = {
+    {"_p05", &Percentiles::p05}, {"_p50", &Percentiles::p50}, {"_p95", &Percentiles::p95}};
+
+void writeInterval(const PredictiveInterval& interval, nlohmann::json& entry) {
+  entry["samples"] = interval.samples;
+  for (const IntervalField& field : kIntervalFields)
+    for (const auto& [suffix, member] : kPercentiles) entry[std::string(field.name) + suffix] = (interval.*field.percentiles).*member;
+}
+
+// All of an interval's fields or none; each quantity's percentiles in order.
+std::optional<PredictiveInterval> readInterval(const JsonReader& p, const nlohmann::json& entry) {
+  std::vector<std::string> keys{"samples"};
+  for (const IntervalField& field : kIntervalFields)
+    for (const auto& [suffix, member] : kPercentiles) keys.push_back(std::string(field.name) + suffix);
+  const auto given = std::count_if(keys.begin(), keys.end(), [&](const std::string& key) { return p.has(entry, key); });
+  if (given == 0) return std::nullopt;
+  for (const std::string& key : keys)
+    if (!p.has(entry, key)) p.at(key).fail("missing: a point with samples has every percentile and the count");
+  PredictiveInterval interval;
+  interval.samples = static_cast<int>(p.integerAt(entry, "samples", 1, 1 << 24));
+  for (const IntervalField& field : kIntervalFields) {
+    Percentiles& percentiles = interval.*field.percentiles;
+    for (const auto& [suffix, member] : kPercentiles)
+      percentiles.*member = p.numberAt(entry, std::string(field.name) + suffix, 0, field.maximum);
+    if (percentiles.p05 > percentiles.p50 || percentiles.p50 > percentiles.p95)
+      p.at(std::string(field.name) + "_p50").fail("the percentiles must not decrease: p05 <= p50 <= p95");
+  }
+  return interval;
+}
+
+}  // namespace
 
 nlohmann::json resultsToJson(const ScalingResults& results) {
   nlohmann::json points = nlohmann::json::array();
@@ -44,6 +86,7 @@ nlohmann::json resultsToJson(const ScalingResults& results) {
       entry["exposed_latency_s"] = *point.exposedLatencySeconds;
       entry["exposed_bandwidth_s"] = point.exposedBandwidthSeconds();
     }
+    if (point.interval) writeInterval(*point.interval, entry);
     if (point.efficiencyRange) entry["efficiency_range"] = {point.efficiencyRange->first, point.efficiencyRange->second};
     if (point.evenedBucketChange) entry["evened_bucket_change"] = *point.evenedBucketChange;
     if (point.measuredEffects) entry["measured_effects"] = measuredEffectsToJson(*point.measuredEffects);
@@ -76,7 +119,8 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
     p.allowOnly(entry, {"configuration", "gpus", "hosts", "ranks_per_host", "algorithm", "parameters", "label", "batch_per_gpu",
                         "iteration_s", "compute_s", "baseline_gpus", "baseline_s", "images_per_s", "efficiency", "exposed_comm_s",
                         "exposed_latency_s", "exposed_bandwidth_s", "efficiency_range", "evened_bucket_change", "measured_effects",
-                        "collectives"});
+                        "collectives", "samples", "iteration_s_p05", "iteration_s_p50", "iteration_s_p95", "images_per_s_p05",
+                        "images_per_s_p50", "images_per_s_p95", "efficiency_p05", "efficiency_p50", "efficiency_p95"});
     ScalingPoint point;
     point.configuration = p.has(entry, "configuration") ? p.stringAt(entry, "configuration") : results.scenario;
     point.gpus = static_cast<int>(p.integerAt(entry, "gpus", 1, 1 << 24));
@@ -108,8 +152,9 @@ ScalingResults resultsFromJson(const nlohmann::json& json, const std::string& so
       point.exposedLatencySeconds = std::min(latency, exposed);
     }
     if (p.has(entry, "evened_bucket_change")) point.evenedBucketChange = p.numberAt(entry, "evened_bucket_change", 0, 1);
+    point.interval = readInterval(p, entry);
     if (p.has(entry, "efficiency_range")) {
-      // [pessimistic, optimistic]: the efficiency at each end of the effects' ranges. Each is a simulation
+      // Files from before --samples: [pessimistic, optimistic], the efficiency at each end of the effects' ranges. Each is a simulation
       // of its own, so neither is held to the point's efficiency, which effects that interact can put outside.
       const JsonReader at = p.at("efficiency_range");
       const auto& ends = at.array(entry["efficiency_range"]);

@@ -30,7 +30,7 @@ double standardNormal(std::uint64_t seed, std::uint64_t what, std::uint64_t a, s
   return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
 }
 
-enum Draw : std::uint64_t { ComputeJitter = 1, GpuSpeed = 2 };
+enum Draw : std::uint64_t { ComputeJitter = 1, GpuSpeed = 2, PriorValue = 3, SampleSeed = 4 };
 
 }  // namespace
 
@@ -74,32 +74,60 @@ std::span<const EffectDeclaration> effectTable() {
        "of 0.3 (tensorflow/benchmarks pull request 63); high: PyTorch's DDP benchmark (benchmarks/distributed/ddp/"
        "README.md) reports ResNet-50's p95 step time equal to its p50 in the digits shown, so σ under about 0.6%; low: "
        "a steady GPU",
-       "read; the GPUs of both are V100-era, not named as P100", &IterationEffects::computeJitter},
+       "read; the GPUs of both are V100-era, not named as P100", &IterationEffects::computeJitter, PriorShape::Triangular,
+       "a measured central value between two bounds (a steady GPU; what PyTorch's figures allow)"},
       {"gpu_speed_spread", "fraction (σ of a GPU's time factor)", 0.5, 0, 0, 0.0282, false,
        "each GPU's compute is multiplied by a static factor, normal of mean 1 and this σ, drawn once per GPU",
        "high: σ of the per-GPU ResNet-50 iteration time over the median on 336 V100s of TACC Longhorn (Sinha et al., "
        "SC22; models/gpu-speed/v100-resnet50-longhorn.json, which gpu_time_factors can draw from instead); central: "
        "off, as nothing is known of the 2017 clusters' GPUs",
        "high recomputed from the data; V100, not P100: an upper bound for 2017 clusters",
-       &IterationEffects::gpuSpeedSpread},
+       &IterationEffects::gpuSpeedSpread, PriorShape::Uniform,
+       "bounds only (identical GPUs; a later, larger fleet's spread), nothing known of the 2017 fleets between; its "
+       "central value 0 is the low bound, not an estimate"},
       {"overlap_slowdown", "fraction (compute time added while the GPU's collective runs)", 4, 0.189, 0, 0.40, false,
        "while a GPU's collective runs, its compute runs 1/(1+s) as fast",
        "central 18.9% and high 40.0%: the average and the largest compute slowdown measured while communication "
        "overlaps it (arXiv 2507.03114: A100, H100, MI250 and MI210 training LLMs); low: no interference",
-       "read; an analogue (other GPUs and models than P100s and CNNs)", &IterationEffects::overlapSlowdown},
+       "read; an analogue (other GPUs and models than P100s and CNNs)", &IterationEffects::overlapSlowdown,
+       PriorShape::Triangular, "a measured average between no interference and the largest slowdown measured"},
       {"allreduce_overhead_s", "s (per allreduce)", 1, 8.4e-6, 6.6e-6, 30e-6, false,
        "host and launch time before each allreduce starts, beyond the links' latency",
        "central and low: NCCL's base latency of a ring allreduce, Simple and LL protocols (NVIDIA/nccl "
        "src/graph/tuning.cc); high: PyTorch's DDP benchmark on 8 V100s, ResNet-50, 2.6% slower with 1 MiB buckets "
        "than with 25 MiB, about 30 µs per extra bucket with NCCL's latency (derived)",
-       "central read; high derived", &IterationEffects::allreduceOverheadSeconds},
+       "central read; high derived", &IterationEffects::allreduceOverheadSeconds, PriorShape::Triangular,
+       "a read central value between NCCL's lowest base latency and a derived high"},
       {"iteration_overhead_s", "s (per iteration)", 10, 0, 0, 3e-3, true,
        "host time at the start of each iteration that overlaps nothing, paid on one GPU too",
        "high: PyTorch's DDP benchmark, ResNet-50 batch 32 on one V100, 0.097 s per step alone and 0.100 s under DDP; "
        "central: none, as the models' compute profiles are whole steps of one GPU",
-       "read; V100, PyTorch", &IterationEffects::iterationOverheadSeconds},
+       "read; V100, PyTorch", &IterationEffects::iterationOverheadSeconds, PriorShape::Uniform,
+       "bounds only (none in the profiles, one framework's measured overhead above), nothing known between"},
   };
   return table;
+}
+
+double EffectDeclaration::priorQuantile(double u) const {
+  u = std::clamp(u, 0.0, 1.0);
+  if (prior == PriorShape::Uniform || high <= low) return low + u * (high - low);
+  // The inverse of the triangle's cumulative distribution, whose mode `central` splits it at F(central).
+  const double width = high - low;
+  const double atMode = (central - low) / width;
+  if (u < atMode) return low + std::sqrt(u * width * (central - low));
+  return high - std::sqrt((1 - u) * width * (high - central));
+}
+
+IterationEffects sampleEffects(const IterationEffects& central, std::span<const EffectDeclaration* const> drawn,
+                               std::uint64_t sample, bool drawSeed) {
+  IterationEffects effects = central;
+  const std::span<const EffectDeclaration> table = effectTable();
+  for (const EffectDeclaration* declaration : drawn) {
+    const auto which = static_cast<std::uint64_t>(declaration - table.data());
+    effects.*declaration->field = declaration->priorQuantile(uniform(central.seed, PriorValue, sample, which, 0, 0));
+  }
+  if (drawSeed) effects.seed = mix(central.seed ^ mix(SampleSeed ^ mix(sample)));
+  return effects;
 }
 
 const EffectDeclaration* findEffectDeclaration(std::string_view key) {

@@ -1,8 +1,8 @@
 #pragma once
 // What an iteration loses beyond its compute and its communication: stragglers, interference and
 // overheads. Each effect is a named parameter with a unit, off (zero) unless a scenario asks for it, and a
-// declaration (effectTable) of the value the project's sources give it, with a low-high range, the source
-// and the confidence. The simulator applies them (sim/engine/iteration_simulation.hpp); ddlrun train runs what it
+// declaration (effectTable) of the value the project's sources give it, with a low-high range, the source,
+// the confidence and the prior put on it (a distribution over low-high, for ddlsim --samples). The simulator applies them (sim/engine/iteration_simulation.hpp); ddlrun train runs what it
 // runs and ignores them (measuring them, and fitting them, is the next step of issue 13).
 //
 // Draws are counter-based: a rank's draw depends only on the seed, the GPU count, the iteration and the
@@ -54,6 +54,15 @@ struct IterationEffects {
   double gpuTimeFactor(int gpus, int rank) const;
 };
 
+// What is believed of an effect's value before anything of the system predicted is measured: a distribution
+// over its sources' low-high range, chosen from what the sources give, never from a figure to be predicted.
+enum class PriorShape {
+  // A central value and bounds: a triangle with its mode at the central value, the bounds least likely.
+  Triangular,
+  // Bounds only, nothing known between them: uniform.
+  Uniform,
+};
+
 inline constexpr int kDrawsPerPoint = 256;
 inline constexpr int kMaxIterations = 32;
 // A normal speed spread never makes a GPU more than this many times faster than its mean.
@@ -64,7 +73,8 @@ struct EffectDeclaration {
   std::string_view key;   // in scenario and results files: "compute_jitter"
   std::string_view unit;  // "fraction", "s"
   double maximum;         // accepted values are 0 to this
-  // The sourced values: a scenario's "sourced" takes `central`, and `ddlsim --range` spans low to high.
+  // The sourced values: a scenario's "sourced" takes `central`, and `ddlsim --samples` draws from `prior`
+  // over low to high.
   double central;
   double low;
   double high;
@@ -75,9 +85,21 @@ struct EffectDeclaration {
   std::string_view source;
   std::string_view confidence;
   double IterationEffects::*field;
+  PriorShape prior;
+  std::string_view priorReason;  // why that shape on these sources
+
+  // The value at cumulative probability `u` (0 to 1) of the prior.
+  double priorQuantile(double u) const;
 };
 
 std::span<const EffectDeclaration> effectTable();
 const EffectDeclaration* findEffectDeclaration(std::string_view key);
+
+// Sample `sample` (from 0) of a Monte Carlo over the priors: `central` with each effect of `drawn` drawn
+// from its prior and, with `drawSeed`, the seed of the per-rank draws (jitter, GPU factors) made anew, both
+// from `central`'s seed and `sample` alone, so that a sample is the same whichever point, process or order
+// draws it. An effect's draw does not depend on which others are drawn with it.
+IterationEffects sampleEffects(const IterationEffects& central, std::span<const EffectDeclaration* const> drawn,
+                               std::uint64_t sample, bool drawSeed = true);
 
 }  // namespace ddl

@@ -44,6 +44,26 @@ struct RunDescription {
 // The RunDescription of this build of `tool`.
 RunDescription describeRun(const std::string& tool, const std::string& transport);
 
+// The 5th, 50th and 95th percentile of a quantity over Monte Carlo samples.
+struct Percentiles {
+  double p05 = 0;
+  double p50 = 0;
+  double p95 = 0;
+};
+
+// ddlsim --samples: a point predicted as a distribution over the priors of its uncertain inputs, each
+// sample's efficiency against its baseline under the same draw. The 90% interval is p05 to p95.
+struct PredictiveInterval {
+  int samples = 0;
+  Percentiles iterationSeconds;
+  Percentiles imagesPerSecond;
+  Percentiles efficiency;
+};
+
+// The percentiles of `values` (not empty), each interpolated between the two nearest order statistics
+// (Hyndman and Fan's definition 7, numpy's default).
+Percentiles percentilesOf(std::vector<double> values);
+
 struct ScalingPoint {
   std::string configuration;  // what was held fixed: scenario, cluster, model
   int gpus = 0;
@@ -61,8 +81,11 @@ struct ScalingPoint {
   // the same point simulated with every latency zeroed exposes only the bandwidth part. Unset for
   // measured points, whose time cannot be split so.
   std::optional<double> exposedLatencySeconds;
-  // ddlsim --range: the efficiency with every sourced effect at its pessimistic end, and at its optimistic
-  // end; each a simulation of its own, not clamped to hold `efficiency`.
+  // ddlsim --samples: the distribution over the priors. iterationSeconds and the rest above are the
+  // simulation at every input's central value.
+  std::optional<PredictiveInterval> interval;
+  // Files written by ddlsim --range before 2026-12-05 (replaced by --samples): the efficiency with every
+  // sourced effect at its pessimistic end, and at its optimistic end. Read, and written back, never made.
   std::optional<std::pair<double, double>> efficiencyRange;
   // ddlsim: where the step engine evened buckets to simulate ranks that do the same thing once (a flat ring
   // of thousands of GPUs, sim/step/step_iteration.hpp), the largest relative change of a bucket's elements.

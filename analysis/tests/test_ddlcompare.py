@@ -55,6 +55,43 @@ class DdlcompareTest(DdlcompareTestCase):
         self.assertIn("+5.0%", out)
         self.assertIn("median |error|   5.0%  ddl 4", out)
 
+    def test_scores_efficiency_in_points_beside_the_iteration_time(self):
+        # Iteration times close while the efficiencies are far apart, as a one-GPU baseline off by 30% makes them:
+        # the efficiency's error is reported, not hidden behind the time's.
+        def points(source, rows, baseline_gpus=1):
+            return {"source": source, "points": [
+                {"configuration": "c", "gpus": gpus, "algorithm": "ring", "iteration_s": time, "compute_s": 1.0,
+                 "baseline_gpus": baseline_gpus, "efficiency": efficiency} for gpus, time, efficiency in rows]}
+        predicted = self.write("p.json", points("ddlsim", [(2, 4.3, 0.302), (4, 6.9, 0.188), (8, 12.2, 0.107)]))
+        measured = self.write("m.json", points("ddlrun", [(2, 4.4, 0.219), (4, 7.2, 0.125), (8, 11.0, 0.101)]))
+        status, out, _ = self.run_main(predicted, measured, "--json")
+        self.assertEqual(status, 0)
+        result = json.loads(out)
+        by_gpus = {p["x"]: p for p in result["points"]}
+        self.assertAlmostEqual(by_gpus[2]["efficiency_error"], 0.083)
+        self.assertAlmostEqual(by_gpus[4]["predicted_efficiency"], 0.188)
+        self.assertAlmostEqual(by_gpus[4]["measured_efficiency"], 0.125)
+        self.assertEqual(result["summary"]["efficiency_points"], 3)
+        self.assertAlmostEqual(result["summary"]["median_abs_efficiency_error"], 0.063)
+        self.assertAlmostEqual(result["summary"]["max_abs_efficiency_error"], 0.083)
+        self.assertEqual(result["summary"]["worst_efficiency"]["size"], by_gpus[2]["size"])
+        status, table, _ = self.run_main(predicted, measured)
+        self.assertIn("   30.2%    21.9%    +8.3", table)
+        self.assertIn(f"3 efficiencies: median |error| 6.3 points, max |error| 8.3 points (ring, {by_gpus[2]['size']}, c)",
+                      table)
+
+        # Against another baseline the efficiencies measure different things: noted, not scored.
+        other = self.write("o.json", points("ddlrun", [(2, 4.4, 0.9), (4, 7.2, 0.8), (8, 11.0, 0.7)], baseline_gpus=2))
+        status, out, _ = self.run_main(predicted, other, "--json")
+        self.assertEqual(status, 0)
+        result = json.loads(out)
+        self.assertNotIn("efficiency_points", result["summary"])
+        self.assertTrue(all("efficiency_error" not in p for p in result["points"]))
+        self.assertIn("efficiency against different baselines, so not compared", result["points"][0]["notes"])
+        # Collective sweeps have no efficiency: nothing about it is printed.
+        sweeps = (self.write("ps.json", sweep("ddlsim", [(1, 0.2)])), self.write("ms.json", sweep("ddlrun", [(1, 0.2)])))
+        self.assertNotIn("efficienc", self.run_main(*sweeps)[1])
+
     def test_fails_an_algorithm_whose_median_error_exceeds_the_bound(self):
         predicted = self.write("p.json", sweep("ddlsim collective", [(1, 0.2), (2, 0.2), (3, 0.2)]))
         measured = self.write("m.json", sweep("ddlrun bench", [(1, 0.1), (2, 0.19), (3, 0.1)]))

@@ -441,3 +441,51 @@ class PlotTuningTest(PlotTestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn("short.json: $.candidates[1].time_s", run.stderr)
         self.assertFalse(os.path.exists(refused))
+
+
+PLOT_SENSITIVITY = os.path.join(ANALYSIS, "plot_sensitivity")
+_sensitivity_loader = importlib.machinery.SourceFileLoader("plot_sensitivity", PLOT_SENSITIVITY)
+plot_sensitivity = importlib.util.module_from_spec(importlib.util.spec_from_loader("plot_sensitivity", _sensitivity_loader))
+_sensitivity_loader.exec_module(plot_sensitivity)
+
+
+def sensitivity():
+    """Two algorithms at 256 GPUs, two inputs each and all together, as ddlsim --sensitivity hands them over."""
+    def swing(name, low, middle, high):
+        return {"input": name, "efficiency_p05": low, "efficiency_p50": middle, "efficiency_p95": high}
+    return {"scenario": "s", "samples": 32, "points": [
+        {"label": "ddl 4x16x4", "gpus": 256, "efficiency": 0.972,
+         "inputs": [swing("overlap_slowdown", 0.95, 0.97, 0.98), swing("compute_jitter", 0.968, 0.971, 0.973),
+                    swing("all together", 0.94, 0.965, 0.978)]},
+        {"label": "ring", "gpus": 256, "efficiency": 0.926,
+         "inputs": [swing("overlap_slowdown", 0.9, 0.92, 0.94), swing("compute_jitter", 0.92, 0.925, 0.928),
+                    swing("all together", 0.89, 0.917, 0.935)]}]}
+
+
+class PlotSensitivityTest(PlotTestCase):
+
+    def test_reads_each_inputs_percentiles_and_refuses_them_out_of_order(self):
+        points = plot_sensitivity.sensitivity_points(sensitivity(), "s.json")
+        self.assertEqual([point["label"] for point in points], ["ddl 4x16x4", "ring"])
+        self.assertEqual([swing["input"] for swing in points[0]["swings"]], ["overlap_slowdown", "compute_jitter", "all together"])
+        self.assertEqual((points[1]["swings"][0]["low"], points[1]["swings"][0]["high"]), (0.9, 0.94))
+        disordered = sensitivity()
+        disordered["points"][1]["inputs"][0]["efficiency_p05"] = 0.95
+        with self.assertRaisesRegex(plot_sensitivity.BadInput, r"s\.json: \$\.points\[1\]\.inputs\[0\]: the percentiles"):
+            plot_sensitivity.sensitivity_points(disordered, "s.json")
+
+    @unittest.skipUnless(HAS_MATPLOTLIB or DEBIAN_HAS_MATPLOTLIB, "no Python here has matplotlib")
+    def test_writes_a_png_and_nothing_for_bad_input(self):
+        picture = os.path.join(self.directory.name, "tornado.png")
+        run = subprocess.run([PLOT_SENSITIVITY, self.write("s.json", sensitivity()), "--out", picture], capture_output=True,
+                             text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(picture, "rb") as file:
+            self.assertEqual(file.read(8), PNG_SIGNATURE)
+        empty = dict(sensitivity(), points=[])
+        refused = os.path.join(self.directory.name, "refused.png")
+        run = subprocess.run([PLOT_SENSITIVITY, self.write("e.json", empty), "--out", refused], capture_output=True,
+                             text=True, timeout=120)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("e.json: $.points", run.stderr)
+        self.assertFalse(os.path.exists(refused))

@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "ddlsim - predict data-parallel training scaling on a simulated cluster (SimGrid), and inspect collective "
       "schedules.\n\n"
-      "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json); --range\n"
-      "                                                 also spans its sourced effects' ranges\n"
+      "  ddlsim SCENARIO [--json|--csv] [--out FILE]   simulate a scenario's sweep (scenarios/*.json); --samples N\n"
+      "                                                 adds a 90% interval over its uncertain inputs' priors\n"
       "  ddlsim collective ...                          simulate one collective on a topology\n"
       "  ddlsim tune ...                                rank every algorithm and its parameters per size\n"
       "  ddlsim platform TOPOLOGY [--xml]               describe a topology, or export it as SimGrid XML\n"

@@ -12,6 +12,14 @@
 namespace ddl {
 namespace {
 
+std::string priorShapeName(PriorShape shape) { return shape == PriorShape::Triangular ? "triangular" : "uniform"; }
+
+// "triangular over 0 to 0.006, mode 0.002" or "uniform over 0 to 0.0282".
+std::string priorText(const EffectDeclaration& effect) {
+  return priorShapeName(effect.prior) + " over " + shortNumber(effect.low) + " to " + shortNumber(effect.high) +
+         (effect.prior == PriorShape::Triangular ? ", mode " + shortNumber(effect.central) : "");
+}
+
 nlohmann::json effectsJson() {
   nlohmann::json effects = nlohmann::json::array();
   for (const EffectDeclaration& effect : effectTable())
@@ -24,20 +32,22 @@ nlohmann::json effectsJson() {
                        {"raises_efficiency", effect.raisesEfficiency},
                        {"meaning", effect.meaning},
                        {"source", effect.source},
-                       {"confidence", effect.confidence}});
+                       {"confidence", effect.confidence},
+                       {"prior", {{"shape", priorShapeName(effect.prior)}, {"reason", effect.priorReason}}}});
   return {{"effects", std::move(effects)}, {"draws_per_point", kDrawsPerPoint}, {"max_iterations", kMaxIterations}};
 }
 
 void printTable() {
-  std::cout << "Effects a scenario's \"effects\" may give, each a number or \"sourced\" (the central value; ddlsim --range\n"
-               "spans low to high). Off unless given.\n";
+  std::cout << "Effects a scenario's \"effects\" may give, each a number or \"sourced\" (the central value; ddlsim --samples\n"
+               "draws it from its prior). Off unless given.\n";
   for (const EffectDeclaration& effect : effectTable()) {
     std::cout << "\n" << effect.key << " [" << effect.unit << ", 0 to " << shortNumber(effect.maximum) << "]\n"
               << "  " << effect.meaning << "\n"
               << "  sourced: " << shortNumber(effect.central) << ", range " << shortNumber(effect.low) << " to "
               << shortNumber(effect.high) << (effect.raisesEfficiency ? " (a larger value raises the efficiency)" : "") << "\n"
               << "  source: " << effect.source << "\n"
-              << "  confidence: " << effect.confidence << "\n";
+              << "  confidence: " << effect.confidence << "\n"
+              << "  prior: " << priorText(effect) << ": " << effect.priorReason << "\n";
   }
   std::cout << "\nAlso: gpu_time_factors (a file of GPU time factors to draw from instead of gpu_speed_spread), seed, and\n"
                "iterations (default: enough for about "

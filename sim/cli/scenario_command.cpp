@@ -18,12 +18,24 @@
 #include "sim/cli/progress_line.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/scenario_results_writer.hpp"
+#include "sim/cli/sensitivity_report.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
+#include "sim/sweep/sensitivity.hpp"
 
 namespace ddl {
 namespace {
+
+// At 100,000 samples the 5th percentile's own level is known to within ±0.07% (its binomial standard error):
+// more change nothing a reader sees, and each sample is a simulation per point.
+constexpr int kMostSamples = 100'000;
+// Each simulation runs in a fresh process (sim/sweep/fresh_process.hpp); a sweep of more is split over
+// machines (--share, mpirun -np K ddlsim).
+constexpr std::size_t kMostSimulations = 1'000'000;
+// --sensitivity's samples per input without --samples: each input's 5th and 95th percentile from 32 draws
+// are the 2nd and 31st order statistics, enough to rank the inputs; a finer swing takes --samples.
+constexpr int kSensitivitySamples = 32;
 
 struct Arguments {
   std::string scenario;
@@ -35,7 +47,9 @@ struct Arguments {
   int traceGpus = 0;
   std::string traceAlgorithm;
   double computeScale = 1;
-  bool range = false;
+  int samples = 0;
+  bool sensitivity = false;
+  bool range = false;  // the flag --samples replaced: refused, saying so
   bool dryRun = false;
   int jobs = defaultJobs();
   std::string engine = "auto";
@@ -103,10 +117,50 @@ Scenario partOfSweep(const Scenario& scenario, const Arguments& args, std::pair<
   return part;
 }
 
+// ddlsim SCENARIO --sensitivity: one point's inputs, one at a time (sim/sweep/sensitivity.hpp).
+int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& args) {
+  if (args.json || args.csv)
+    throw InvalidArgument(args.json ? "--json" : "--csv", "--sensitivity writes a table, and with --plot a tornado");
+  if (!args.trace.empty() || !args.share.empty() || !args.sweepValues.empty() || args.dryRun)
+    throw InvalidArgument("--sensitivity", "not with --trace, --share, --sweep-values or --dry-run");
+  if (args.gpus.size() > 1) throw InvalidArgument("--gpus", "--sensitivity looks at one GPU count: give one");
+  const int samples = args.samples > 0 ? args.samples : kSensitivitySamples;
+  // Something to vary, and at most as many simulations as one sweep may take: per input and all together,
+  // each algorithm's point and its baseline, each its central run, its run without latency and the samples.
+  const std::size_t sweeps = uncertainInputs(part).size() + 1;
+  const std::size_t simulations = sweeps * part.algorithms.size() * (part.baselineGpus > 1 ? 2 : 1) *
+                                  (2 + static_cast<std::size_t>(samples));
+  if (simulations > kMostSimulations)
+    throw InvalidArgument("--samples", std::to_string(samples) + " samples per input make --sensitivity up to " +
+                                           std::to_string(simulations) + " simulations: at most " +
+                                           std::to_string(kMostSimulations));
+  std::optional<PythonPlotter> plotter;
+  if (!args.plot.empty()) plotter = findPlotter(args.plot, "plot_sensitivity");
+  const int gpus = *std::max_element(part.gpuCounts.begin(), part.gpuCounts.end());
+  const Sensitivity sensitivity = sensitivityOf(part, engine, gpus, samples, args.computeScale, args.jobs);
+  writeSensitivityTable(args.out, sensitivity);
+  if (plotter) {
+    try {
+      plotWithPython(*plotter, sensitivityToJson(sensitivity), {}, args.plot);
+    } catch (const std::runtime_error& error) {
+      std::fprintf(stderr, "ddlsim: %s\n", error.what());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   const Engine& engine = engineNamed(args.engine, "--engine");
   const Scenario scenario = loadScenario(args.scenario);
+  if (args.range)
+    throw InvalidArgument("--range", "replaced by --samples N: a Monte Carlo over the priors of the scenario's sourced "
+                                     "effects, with the 5th to 95th percentile of each point (ddlsim --help)");
+  if (args.sensitivity) {
+    std::pair<std::size_t, int> traced{0, 0};
+    return runSensitivity(partOfSweep(scenario, args, traced), engine, args);
+  }
   std::optional<PythonPlotter> plotter;
   if (!args.plot.empty()) plotter = findPlotter(args.plot, "plot_scaling");  // before any simulation
   if (args.trace.empty() && (args.traceGpus != 0 || !args.traceAlgorithm.empty()))
@@ -117,7 +171,12 @@ int run(const Arguments& args) {
   if (args.share.empty() != args.shareOut.empty())
     throw InvalidArgument(args.share.empty() ? "--share-out" : "--share", "--share and --share-out go together");
   if (!args.share.empty() && !args.sweepValues.empty()) throw InvalidArgument("--sweep-values", "not with --share");
-  const ScenarioSweep sweep(part, engine, {args.computeScale, args.range});
+  const ScenarioSweep sweep(part, engine, {args.computeScale, args.samples});
+  if (sweep.simulations() > kMostSimulations)
+    throw InvalidArgument("--samples", std::to_string(args.samples) + " samples make the sweep " +
+                                           std::to_string(sweep.simulations()) + " simulations, each a process of its own: " +
+                                           "at most " + std::to_string(kMostSimulations) +
+                                           " in one ddlsim (split a larger sweep with --share, or mpirun -np K ddlsim)");
   const double bytesPerSimulation = sweep.requireMemory();
   if (!args.trace.empty()) sweep.requireTraceMemory(tracedEntry, tracedGpus);
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);
@@ -209,9 +268,18 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
   app.add_flag("--dry-run", args->dryRun,
                "Check the scenario and the options, and say how many simulations the sweep takes and the memory each "
                "needs, without simulating");
-  app.add_flag("--range", args->range,
-               "Also simulate each point with every effect the scenario gives as \"sourced\" at the pessimistic and at "
-               "the optimistic end of its documented range (ddlsim effects), and report the efficiency between them");
+  app.add_option("--samples", args->samples,
+                 "Also simulate each point N times, each a Monte Carlo sample of the priors of the effects the scenario "
+                 "gives as \"sourced\" (ddlsim effects) and of the seeds of its per-rank draws, and report the median and "
+                 "the 5th and 95th percentile of iteration time, images/s and efficiency (each sample's efficiency "
+                 "against its baseline under the same draw); the same seed gives the same bytes")
+      ->check(CLI::Range(1, kMostSamples));
+  app.add_flag("--sensitivity", args->sensitivity,
+               "Instead of the sweep, for one GPU count (--gpus, default the largest): vary each uncertain input alone "
+               "over its prior (--samples per input, default 32), the others at their central values, and print each "
+               "algorithm's efficiency swing per input, the widest first (--plot: a tornado)");
+  // Before 2026-12-05, two corner runs; kept only to say what replaced it.
+  app.add_flag("--range", args->range, "Replaced by --samples")->group("");
   app.callback([&app, args, &exitCode] {
     if (!app.get_subcommands().empty()) return;
     if (args->scenario.empty()) throw InvalidArgument("scenario", "give a scenario file or a subcommand (see --help)");

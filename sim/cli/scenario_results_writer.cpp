@@ -53,38 +53,56 @@ void writeTable(std::ostream& out, const Scenario& scenario, const IterationPlan
       << "\n\n";
   out << "exposed   the iteration past the compute (communication, and stragglers where effects are on): of\n"
          "          it, latency is what zeroing every link's latency removes, bandwidth the rest\n";
-  const bool ranged = !results.points.empty() && results.points.front().efficiencyRange;
-  if (ranged)
-    out << "range     efficiency with every sourced effect at the pessimistic and at the optimistic end of its range\n";
+  const bool sampled = !results.points.empty() && results.points.front().interval;
+  if (sampled)
+    out << "samples   " << results.points.front().interval->samples
+        << " Monte Carlo samples over the priors of the sourced effects (ddlsim effects) and the seeds of the\n"
+           "          per-rank draws: iteration, images/s and efficiency are the samples' medians, and 90% the 5th to\n"
+           "          95th percentile of the efficiency, each sample against its baseline under the same draw; exposed\n"
+           "          and its split are at every input's central value. What no prior covers (the topology, the\n"
+           "          model's profile, the engine) is not in the interval.\n";
   out << "\n";
   char line[320];
-  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %11s %14s %12s %12s%s\n", "gpus", "algorithm", "iteration",
-                "images/s", "efficiency", "exposed comm", "latency", "bandwidth", ranged ? "          range" : "");
+  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %*s %14s %12s %12s\n", "gpus", "algorithm", "iteration", "images/s",
+                sampled ? 26 : 11, sampled ? "efficiency (90% interval)" : "efficiency", "exposed comm", "latency", "bandwidth");
   out << line;
   for (const ScalingPoint& point : results.points) {
-    char range[48] = "";
-    if (point.efficiencyRange)
-      std::snprintf(range, sizeof range, "  %5.1f%% - %5.1f%%", 100 * point.efficiencyRange->first, 100 * point.efficiencyRange->second);
-    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %10.1f%% %14s %12s %12s%s\n", point.gpus, point.label.c_str(),
-                  formatSeconds(point.iterationSeconds).c_str(), point.imagesPerSecond(), 100 * point.efficiency(),
+    const PredictiveInterval* interval = point.interval ? &*point.interval : nullptr;
+    char efficiency[64];
+    if (interval) {
+      // 95.1% (90%: 91.0-96.8)
+      std::snprintf(efficiency, sizeof efficiency, "%5.1f%% (90%%: %.1f-%.1f)", 100 * interval->efficiency.p50,
+                    100 * interval->efficiency.p05, 100 * interval->efficiency.p95);
+    } else {
+      std::snprintf(efficiency, sizeof efficiency, "%.1f%%", 100 * point.efficiency());
+    }
+    std::snprintf(line, sizeof line, "%6d  %-36s %12s %12.1f %*s %14s %12s %12s\n", point.gpus, point.label.c_str(),
+                  formatSeconds(interval ? interval->iterationSeconds.p50 : point.iterationSeconds).c_str(),
+                  interval ? interval->imagesPerSecond.p50 : point.imagesPerSecond(), sampled ? 26 : 11, efficiency,
                   formatSeconds(point.exposedCommunicationSeconds()).c_str(),
                   formatSeconds(point.exposedLatencySeconds.value_or(0)).c_str(),
-                  formatSeconds(point.exposedBandwidthSeconds()).c_str(), range);
+                  formatSeconds(point.exposedBandwidthSeconds()).c_str());
     out << line;
   }
 }
 
 void writeCsv(std::ostream& out, const ScalingResults& results) {
   out << "gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,exposed_bandwidth_s,"
-         "efficiency_low,efficiency_high\n"
+         "samples,iteration_s_p05,iteration_s_p50,iteration_s_p95,images_per_s_p05,images_per_s_p50,images_per_s_p95,"
+         "efficiency_p05,efficiency_p50,efficiency_p95\n"
       << std::setprecision(9);
   for (const ScalingPoint& point : results.points) {
     out << point.gpus << ",\"" << point.label << "\"," << point.iterationSeconds << "," << point.imagesPerSecond()
         << "," << point.efficiency() << "," << point.exposedCommunicationSeconds() << "," << point.computeSeconds << ","
         << point.exposedLatencySeconds.value_or(0) << "," << point.exposedBandwidthSeconds() << ",";
-    // Empty without --range.
-    if (point.efficiencyRange) out << point.efficiencyRange->first << "," << point.efficiencyRange->second;
-    else out << ",";
+    // Empty without --samples.
+    if (const auto& interval = point.interval) {
+      out << interval->samples;
+      for (const Percentiles& percentiles : {interval->iterationSeconds, interval->imagesPerSecond, interval->efficiency})
+        out << "," << percentiles.p05 << "," << percentiles.p50 << "," << percentiles.p95;
+    } else {
+      out << ",,,,,,,,,";
+    }
     out << "\n";
   }
 }
@@ -118,7 +136,7 @@ std::vector<std::vector<double>> readShareValues(const std::vector<std::string>&
     try {
       if (json.at("sweep").get<std::string>() != sweep.signature() || json.at("simulations").get<std::size_t>() != simulations)
         throw InvalidArgument("--sweep-values", path + " is a share of another sweep: another scenario, engine, --gpus, "
-                                                "--compute-scale or --range");
+                                                "--compute-scale or --samples");
       for (const nlohmann::json& entry : json.at("values")) {
         const auto simulation = entry.at(0).get<std::size_t>();
         if (simulation >= simulations || seen[simulation])

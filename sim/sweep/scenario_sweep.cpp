@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
@@ -24,11 +26,29 @@ int jobsThatFit(int jobs, double bytesPerSimulation) {
 
 namespace {
 
-// The effects a sweep simulates each point under: the central ones, then with a range its pessimistic and
-// its optimistic end.
-std::vector<IterationEffects> effectsSimulated(const Scenario& scenario, bool effectRange) {
-  if (!effectRange) return {scenario.effects};
-  return {scenario.effects, scenario.effectsAt(true), scenario.effectsAt(false)};
+// The effects set `set` of a sweep: 0 the central one, 1 + k Monte Carlo sample k's, drawn when asked for
+// rather than held (a sample copies the GPU time factors a scenario may draw from).
+IterationEffects effectsSet(const Scenario& scenario, const SweepSettings& settings, std::size_t set) {
+  if (set == 0) return scenario.effects;
+  if (settings.onlySeeds) return sampleEffects(scenario.effects, {}, set - 1, true);
+  if (settings.onlyEffect) return sampleEffects(scenario.effects, std::span(&settings.onlyEffect, 1), set - 1, false);
+  return sampleEffects(scenario.effects, scenario.sourcedEffects, set - 1);
+}
+
+// What the samples of `settings` vary, for the sweep's signature.
+std::string samplesDescription(const SweepSettings& settings) {
+  if (settings.samples == 0) return "";
+  return "; " + std::to_string(settings.samples) + " samples" +
+         (settings.onlySeeds ? " of the seeds alone"
+          : settings.onlyEffect ? " of " + std::string(settings.onlyEffect->key) + " alone"
+                                : "");
+}
+
+// Whether anything of the scenario differs from one sample to the next: a sourced effect, or a per-rank draw.
+bool anythingUncertain(const Scenario& scenario) {
+  const IterationEffects& effects = scenario.effects;
+  return !scenario.sourcedEffects.empty() || effects.computeJitter > 0 || effects.gpuSpeedSpread > 0 ||
+         !effects.gpuTimeFactors.empty();
 }
 
 // Where the scenario asks for `gpus` GPUs, for messages: $.gpus[i], or $.baseline_gpus for a baseline it
@@ -52,7 +72,7 @@ BucketAllreduces pointBuckets(const Scenario& scenario, const IterationPlan& pla
 
 // One point of the sweep and its simulations: the iteration (its time, each bucket's allreduce, and how
 // much the step engine evened the buckets, 0 for not at all), the iteration with no latency anywhere, and
-// with a range each end's iteration time.
+// each Monte Carlo sample's iteration time.
 struct Point {
   const ScenarioAlgorithm* choice = nullptr;
   int gpus = 0;
@@ -62,7 +82,7 @@ struct Point {
   bool listed = false;  // a point of the results, not only a baseline
 };
 
-enum class Run { Iteration, WithoutLatency, AtEnd };
+enum class Run { Iteration, WithoutLatency, Sample };
 struct Simulation {
   const Point* point;
   Run run;
@@ -101,9 +121,28 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   return point;
 }
 
-// The iteration time at end `end` (0 pessimistic, 1 optimistic) of a ranged point.
-double endSeconds(const Point& point, const std::vector<std::vector<double>>& values, int end) {
-  return values.at(point.first + 2 + static_cast<std::size_t>(end)).at(0);
+// The iteration time of Monte Carlo sample `sample` of a point.
+double sampleSeconds(const Point& point, const std::vector<std::vector<double>>& values, std::size_t sample) {
+  return values.at(point.first + 2 + sample).at(0);
+}
+
+// A point's distribution over the sweep's `samples`, each sample's efficiency against `baseline` (null: one
+// GPU alone) under the same draw, since the shared inputs move both. One GPU alone takes its compute and the
+// sample's per-iteration overhead: its jitter has mean 1, its speed is the median's.
+PredictiveInterval intervalOf(const Scenario& scenario, const SweepSettings& settings, const ScalingPoint& point,
+                              const Point& simulated, const Point* baseline, double computeSeconds,
+                              const std::vector<std::vector<double>>& values) {
+  std::vector<double> iterations, images, efficiencies;
+  for (std::size_t sample = 0; sample < static_cast<std::size_t>(settings.samples); ++sample) {
+    const double seconds = sampleSeconds(simulated, values, sample);
+    const double baselineSeconds =
+        baseline ? sampleSeconds(*baseline, values, sample)
+                 : computeSeconds + effectsSet(scenario, settings, 1 + sample).iterationOverheadSeconds;
+    iterations.push_back(seconds);
+    images.push_back(point.gpus * point.batchPerGpu / seconds);
+    efficiencies.push_back(baselineSeconds / seconds);
+  }
+  return {static_cast<int>(iterations.size()), percentilesOf(iterations), percentilesOf(images), percentilesOf(efficiencies)};
 }
 
 // The effects that are on, as results record them.
@@ -111,7 +150,7 @@ void describeEffects(const Scenario& scenario, RunDescription& run) {
   const IterationEffects& effects = scenario.effects;
   if (!effects.any() && scenario.sourcedEffects.empty()) return;
   for (const EffectDeclaration& declaration : effectTable()) {
-    // A sourced effect whose central value is 0 is recorded too: a range spans it.
+    // A sourced effect whose central value is 0 is recorded too: its prior is drawn from.
     if (effects.*declaration.field > 0 || scenario.sourced(declaration)) run.effects[std::string(declaration.key)] = effects.*declaration.field;
   }
   run.effects["seed"] = static_cast<double>(effects.seed);
@@ -138,7 +177,7 @@ struct ScenarioSweep::Listing {
     simulations.push_back({point, Run::Iteration, 0});
     // The bandwidth part of the exposed communication is what is left with no latency anywhere.
     simulations.push_back({point, Run::WithoutLatency, 0});
-    for (std::size_t end = 1; end < effectsSets; ++end) simulations.push_back({point, Run::AtEnd, end});
+    for (std::size_t set = 1; set < effectsSets; ++set) simulations.push_back({point, Run::Sample, set});
     points.back()->count = simulations.size() - point->first;
     return point;
   }
@@ -147,9 +186,10 @@ struct ScenarioSweep::Listing {
 ScenarioSweep::ScenarioSweep(const Scenario& scenario, const Engine& engine, SweepSettings settings)
     : scenario_(scenario), engine_(engine), settings_(settings), plan_(scenario.iterationPlan(settings.computeScale)),
       listing_(std::make_unique<Listing>()) {
-  if (settings.effectRange && scenario.sourcedEffects.empty())
-    throw InvalidArgument("--range", scenario.path + " gives no effect as \"sourced\" ($.effects): there is no range to span");
-  effects_ = effectsSimulated(scenario, settings.effectRange);
+  if (settings.samples > 0 && !anythingUncertain(scenario))
+    throw InvalidArgument("--samples", scenario.path + " has nothing uncertain to sample: no effect is \"sourced\" ($.effects) "
+                                       "and none is drawn per rank (compute_jitter, gpu_speed_spread, gpu_time_factors)");
+  const auto effectsSets = static_cast<std::size_t>(1 + settings.samples);
   const int baselineGpus = scenario.baselineGpus;
   Listing& listing = *listing_;
   std::map<std::string, Point*> baselines;  // by label
@@ -159,12 +199,12 @@ ScenarioSweep::ScenarioSweep(const Scenario& scenario, const Engine& engine, Swe
     if (baselineGpus > 1) {
       const std::string label = scenario.labelFor(choice, baselineGpus);
       auto found = baselines.find(label);
-      if (found == baselines.end()) found = baselines.emplace(label, listing.add(scenario, plan_, choice, baselineGpus, effects_.size())).first;
+      if (found == baselines.end()) found = baselines.emplace(label, listing.add(scenario, plan_, choice, baselineGpus, effectsSets)).first;
       baseline = found->second;
     }
     for (int gpus : scenario.gpuCounts) {
       if (scenario.repeatsAnEarlierEntry(a, gpus)) continue;  // that point is simulated already
-      Point* point = gpus == baselineGpus && baseline ? baseline : listing.add(scenario, plan_, choice, gpus, effects_.size());
+      Point* point = gpus == baselineGpus && baseline ? baseline : listing.add(scenario, plan_, choice, gpus, effectsSets);
       point->listed = true;
       listing.listed.push_back({point, baseline});
     }
@@ -178,9 +218,11 @@ double ScenarioSweep::requireMemory() const {
   for (const std::unique_ptr<Point>& point : listing_->points) {
     const Cluster cluster(scenario_.topology, point->gpus, scenario_.placement);
     const int netpoints = netpointsOf(cluster);
-    int held = 0;  // under every effects set it runs
-    for (const IterationEffects& effects : effects_)
-      held = std::max(held, engine_.ranksHeld(plan_, point->buckets, cluster, effects, false));
+    // Under every effects set it runs: the central one and the samples, which all draw the same effects
+    // (each almost surely non-zero), so that the first stands for them all.
+    int held = 0;
+    for (std::size_t set = 0; set < (settings_.samples > 0 ? 2u : 1u); ++set)
+      held = std::max(held, engine_.ranksHeld(plan_, point->buckets, cluster, effectsSet(scenario_, settings_, set), false));
     // A point holds one bucket's programs at a time: of each algorithm's buckets, the largest needs most.
     for (std::size_t b : largestBucketOfEachAlgorithm(plan_, point->buckets.algorithms)) {
       const Schedule& schedule = point->buckets.schedules[b];
@@ -196,13 +238,13 @@ std::size_t ScenarioSweep::simulations() const { return listing_->simulations.si
 
 std::string ScenarioSweep::signature() const {
   std::string signature = scenario_.name + "; engine " + std::string(engine_.name()) + "; compute scale " +
-                          shortNumber(settings_.computeScale) + (settings_.effectRange ? "; with a range" : "");
+                          shortNumber(settings_.computeScale) + samplesDescription(settings_);
   for (const Simulation& simulation : listing_->simulations) {
     const Point& point = *simulation.point;
     signature += "; " + scenario_.labelFor(*point.choice, point.gpus) + " at " + std::to_string(point.gpus) + " GPUs: " +
                  (simulation.run == Run::Iteration        ? "iteration"
                   : simulation.run == Run::WithoutLatency ? "without latency"
-                                                          : "at end " + std::to_string(simulation.effects));
+                                                          : "sample " + std::to_string(simulation.effects));
   }
   return signature;
 }
@@ -210,7 +252,7 @@ std::string ScenarioSweep::signature() const {
 std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const {
   const Simulation& listed = listing_->simulations.at(simulation);
   const Point& point = *listed.point;
-  const IterationEffects& effects = effects_.at(listed.effects);
+  const IterationEffects effects = effectsSet(scenario_, settings_, listed.effects);
   const Cluster cluster(scenario_.topology, point.gpus, scenario_.placement);
   switch (listed.run) {
     case Run::Iteration: {
@@ -221,7 +263,7 @@ std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const {
       return values;
     }
     case Run::WithoutLatency: return {engine_.iteration(plan_, point.buckets, PlatformWithoutLatency(cluster), effects).iterationSeconds};
-    case Run::AtEnd: return {engine_.iteration(plan_, point.buckets, cluster, effects).iterationSeconds};
+    case Run::Sample: return {engine_.iteration(plan_, point.buckets, cluster, effects).iterationSeconds};
   }
   throw SimulationError("a sweep's simulation of no known kind");
 }
@@ -249,18 +291,10 @@ ScalingResults ScenarioSweep::results(const std::vector<std::vector<double>>& va
   for (const Listing::Listed& entry : listing_->listed) {
     ScalingPoint point = assemblePoint(scenario_, plan_, *entry.point, values);
     point.baselineGpus = scenario_.baselineGpus;
-    // One GPU alone at each end of the range: its compute and that end's per-iteration overhead.
-    double baselineAt[3];
-    for (std::size_t end = 0; end < effects_.size(); ++end)
-      baselineAt[end] = plan_.workload().computeSeconds() + effects_[end].iterationOverheadSeconds;
-    if (entry.baseline) {
-      baselineAt[0] = values.at(entry.baseline->first).at(0);
-      point.baselineSeconds = baselineAt[0];
-      if (settings_.effectRange)
-        for (int end = 0; end < 2; ++end) baselineAt[1 + end] = endSeconds(*entry.baseline, values, end);
-    }
-    if (settings_.effectRange)
-      point.efficiencyRange = {baselineAt[1] / endSeconds(*entry.point, values, 0), baselineAt[2] / endSeconds(*entry.point, values, 1)};
+    if (entry.baseline) point.baselineSeconds = values.at(entry.baseline->first).at(0);
+    if (settings_.samples > 0)
+      point.interval = intervalOf(scenario_, settings_, point, *entry.point, entry.baseline,
+                                  plan_.workload().computeSeconds(), values);
     results.points.push_back(point);
   }
   return results;

@@ -21,17 +21,23 @@ using SweepProgress = std::function<void(std::size_t, std::size_t, const Scaling
 struct SweepSettings {
   // Compute times are multiplied by this, to predict what `ddlrun train --compute-scale` measures.
   double computeScale = 1;
-  // Each point (and baseline) simulated again at the pessimistic and at the optimistic end of every
-  // sourced effect (Scenario::effectsAt), and its efficiency range reported.
-  bool effectRange = false;
+  // Monte Carlo samples over the priors of the scenario's sourced effects and over the seed of its per-rank
+  // draws (sampleEffects): each point and baseline simulated once more per sample, and the percentiles of
+  // its iteration time, images/s and efficiency reported (ScalingPoint::interval). 0: none.
+  int samples = 0;
+  // What each sample draws: by default every sourced effect and the seed of the per-rank draws. ddlsim
+  // --sensitivity varies one input alone, the rest at their central values: `onlyEffect` (a sourced one),
+  // or with `onlySeeds` the seed.
+  const EffectDeclaration* onlyEffect = nullptr;
+  bool onlySeeds = false;
 };
 
 // `jobs`, or fewer (at least 1) where that many simulations of `bytesPerSimulation` each would not fit
 // the memory this machine has available at once.
 int jobsThatFit(int jobs, double bytesPerSimulation);
 
-// A scenario's sweep as the simulations it takes (each point's iteration, the same without latency, each end
-// of a range; a baseline once per configuration), and its results from their values. The iteration plan
+// A scenario's sweep as the simulations it takes (each point's iteration, the same without latency, one per
+// Monte Carlo sample; a baseline once per configuration), and its results from their values. The iteration plan
 // and every point's bucket allreduces are built once, when the sweep is made: the memory check and every
 // simulation of the point use them (a simulation's fresh process inherits them). The simulations are
 // independent and each gives the same values wherever it runs, in a fresh process: a sweep can be split
@@ -40,8 +46,8 @@ int jobsThatFit(int jobs, double bytesPerSimulation);
 class ScenarioSweep {
  public:
   // InvalidArgument naming the scenario's entry where an algorithm's options do not fit a bucket (1-byte
-  // chunks of a 25 MB bucket), and naming --range if `settings.effectRange` and the scenario gives no effect
-  // as sourced. The scenario and the engine must outlive the sweep.
+  // chunks of a 25 MB bucket), and naming --samples if `settings.samples` and nothing in the scenario is
+  // uncertain (no sourced effect, no per-rank draw). The scenario and the engine must outlive the sweep.
   ScenarioSweep(const Scenario& scenario, const Engine& engine, SweepSettings settings = {});
   ~ScenarioSweep();
   ScenarioSweep(const ScenarioSweep&) = delete;
@@ -81,7 +87,6 @@ class ScenarioSweep {
   const Engine& engine_;
   SweepSettings settings_;
   IterationPlan plan_;
-  std::vector<IterationEffects> effects_;
   std::unique_ptr<Listing> listing_;
 };
 

@@ -85,6 +85,27 @@ TEST(ResultsJson, ABaselineOfManyGpusNeedsItsTimeAndASplitBothParts) {
   EXPECT_FALSE(old.exposedLatencySeconds);
 }
 
+TEST(ResultsJson, AnIntervalReadsBackWholeWithItsPercentilesInOrder) {
+  ScalingResults results = onePoint();
+  EXPECT_FALSE(resultsToJson(results)["points"][0].contains("samples"));
+  results.points[0].interval = PredictiveInterval{64, {0.19, 0.21, 0.25}, {2048, 2438, 2694}, {0.72, 0.857, 0.947}};
+  const nlohmann::json json = resultsToJson(results);
+  EXPECT_EQ(json["points"][0]["samples"], 64);
+  EXPECT_DOUBLE_EQ(json["points"][0]["efficiency_p05"].get<double>(), 0.72);
+  EXPECT_DOUBLE_EQ(json["points"][0]["images_per_s_p50"].get<double>(), 2438);
+  EXPECT_DOUBLE_EQ(json["points"][0]["iteration_s_p95"].get<double>(), 0.25);
+  EXPECT_EQ(resultsToJson(resultsFromJson(json, "r.json")), json);
+  nlohmann::json edited = json;
+  edited["points"][0].erase("iteration_s_p05");
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].iteration_s_p05");
+  edited = json;
+  edited["points"][0]["efficiency_p05"] = 0.9;  // above the median
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].efficiency_p50");
+  edited = json;
+  edited["points"][0]["samples"] = 0;
+  EXPECT_EQ(faultyField(edited), "r.json: $.points[0].samples");
+}
+
 // A two-rank point as ddlrun train writes it.
 ScalingResults measuredPoint() {
   ScalingResults results = onePoint();

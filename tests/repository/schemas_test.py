@@ -636,8 +636,12 @@ WRITTEN_WHERE_THEY_APPLY = {
     "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
     "compute_precision": "scaling points", "engine": "ddlsim",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
-    "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range",
+    "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range, before 2026-12-05",
+    **{name: "ddlsim --samples" for name in ["samples"] + [f"{quantity}_{percentile}" for quantity in
+                                                           ("iteration_s", "images_per_s", "efficiency")
+                                                           for percentile in ("p05", "p50", "p95")]},
     "evened_bucket_change": "ddlsim's step engine, where it evened buckets",
+    "gpu_time_factors": "ddlsim, where the scenario draws GPU time factors from a fleet's file",
     "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
@@ -1010,6 +1014,13 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
     WRITERS = {
         "ddlsim SCENARIO": ("results", ["{ddlsim}", "{scenario}", "--json", "--out", "{out}"],
                             {"topology", "compute_scale", "precision", "compute_precision", "engine"}, ("ddlsim", "simulated")),
+        # The same with every effect sourced, each sampled from its prior.
+        "ddlsim SCENARIO --samples": ("results", ["{ddlsim}", "{uncertain}", "--samples", "5", "--json", "--out", "{out}"],
+                                      {"topology", "compute_scale", "precision", "compute_precision", "engine", "effects",
+                                       "compute_jitter", "gpu_speed_spread", "overlap_slowdown", "allreduce_overhead_s",
+                                       "iteration_overhead_s", "seed", "samples", "iteration_s_p05", "iteration_s_p50",
+                                       "iteration_s_p95", "images_per_s_p05", "images_per_s_p50", "images_per_s_p95",
+                                       "efficiency_p05", "efficiency_p50", "efficiency_p95"}, ("ddlsim", "simulated")),
         "ddlsim collective": ("collective-sweep",
                               ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
                                "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],
@@ -1046,13 +1057,17 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
         scenario["algorithms"] = [{"name": "ddl", "dims": "topology"},
                                   {"name": "hierarchical", "ranks_per_node": "node", "inner": "ring"}]
         (directory / "scenario.json").write_text(json.dumps(scenario, indent=1))
+        effects = {key: "sourced" for key in ("compute_jitter", "gpu_speed_spread", "overlap_slowdown", "allreduce_overhead_s",
+                                              "iteration_overhead_s")}
+        (directory / "uncertain.json").write_text(json.dumps({**scenario, "effects": effects}, indent=1))
         cls.written = {}
         for number, (name, (_, command, _, _)) in enumerate(cls.WRITERS.items()):
             out = directory / f"written-{number}.json"
             if command[0] == "mpirun" and not shutil.which("mpirun"):
                 cls.written[name] = (None, out)
                 continue
-            arguments = [part.format(ddlsim=DDLSIM, ddlrun=DDLRUN, scenario=directory / "scenario.json", out=out)
+            arguments = [part.format(ddlsim=DDLSIM, ddlrun=DDLRUN, scenario=directory / "scenario.json",
+                                     uncertain=directory / "uncertain.json", out=out)
                          for part in command]
             cls.written[name] = (subprocess.run(arguments, capture_output=True, text=True, timeout=120,
                                                 env=tool_environment(), cwd=directory), out)
@@ -1091,6 +1106,11 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
         document = self.check("ddlsim SCENARIO")
         self.assertEqual(sorted(point["gpus"] for point in document["points"]), [1, 1, 8, 8])
         self.check_points(document)
+
+    def test_ddlsim_scenario_with_samples(self):
+        document = self.check("ddlsim SCENARIO --samples")
+        self.check_points(document)
+        self.assertTrue(all(point["samples"] == 5 for point in document["points"]))
 
     def test_ddlsim_collective(self):
         document = self.check("ddlsim collective")

@@ -128,7 +128,7 @@ class SweepSharesTest(unittest.TestCase):
         path = os.path.join(self.folder, "ranged.json")
         with open(path, "w", encoding="utf-8") as handle:
             json.dump(scenario, handle)
-        options = ["--range", "--gpus", "8,1"]
+        options = ["--samples", "5", "--gpus", "8,1"]
         self.assertEqual(shares_merged(path, 4, os.path.join(self.folder, "ranged"), options),
                          run([TOOLS["ddlsim"], path, *options, "--json"]).stdout)
 

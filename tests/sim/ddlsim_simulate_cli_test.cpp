@@ -15,14 +15,15 @@ namespace {
 
 class DdlsimSimulate : public DdlsimRun {
  protected:
-  // A copy of the PowerAI DDL scenario cut to a few GPU counts, its effects off, with `edit` applied.
-  fs::path scenario(const std::function<void(nlohmann::json&)>& edit = {}) {
+  // A copy of the PowerAI DDL scenario cut to a few GPU counts, its effects off, with `edit` applied, in
+  // this test's folder under `name`.
+  fs::path scenario(const std::function<void(nlohmann::json&)>& edit = {}, const std::string& name = "scenario.json") {
     nlohmann::json json = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
     json["gpus"] = {1, 8, 16};
     json["algorithms"] = {{{"name", "ddl"}, {"dims", "topology"}}, {{"name", "ring"}}};
     json.erase("effects");
     if (edit) edit(json);
-    const fs::path path = dir_ / "scenario.json";
+    const fs::path path = dir_ / name;
     std::ofstream(path) << json.dump(1);
     return path;
   }
@@ -55,13 +56,13 @@ TEST_F(DdlsimSimulate, WritesTheResultsSchema) {
   EXPECT_EQ(point["ranks_per_host"], 4);
 }
 
-TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsWhateverTheJobsAndARangeAroundEachPoint) {
+TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsWhateverTheJobsAndAnIntervalAroundEachPoint) {
   auto withSeed = [&](int seed) {
     return scenario([&](auto& j) {
              j["gpus"] = {1, 8};
              j["effects"] = {{"compute_jitter", "sourced"}, {"overlap_slowdown", "sourced"}, {"seed", seed}};
            }).string() +
-           " --json --range";
+           " --json --samples 9";
   };
   const Result first = ddlsim(withSeed(1) + " --jobs 1");
   ASSERT_EQ(first.exitCode, 0) << first.err;
@@ -74,25 +75,94 @@ TEST_F(DdlsimSimulate, TheSameSeedGivesByteIdenticalResultsWhateverTheJobsAndARa
   EXPECT_EQ(json["run"]["effects"]["compute_jitter"], 0.002);
   EXPECT_EQ(json["run"]["fusion"], "size");
   for (const auto& point : json["points"]) {
-    ASSERT_TRUE(point.contains("efficiency_range"));
-    EXPECT_LE(point["efficiency_range"][0].get<double>(), point["efficiency"].get<double>());
-    EXPECT_GE(point["efficiency_range"][1].get<double>(), point["efficiency"].get<double>());
+    EXPECT_EQ(point["samples"], 9);
+    for (const char* quantity : {"iteration_s", "images_per_s", "efficiency"}) {
+      const std::string name(quantity);
+      EXPECT_LE(point[name + "_p05"].get<double>(), point[name + "_p50"].get<double>()) << name;
+      EXPECT_LE(point[name + "_p50"].get<double>(), point[name + "_p95"].get<double>()) << name;
+    }
+    // The overlap slowdown's prior is wide (0 to 40%): the samples' iteration times spread.
+    if (point["gpus"] == 8) {
+      EXPECT_LT(point["iteration_s_p05"].get<double>(), point["iteration_s_p95"].get<double>());
+    }
   }
-  // --range needs something to span.
-  const Result nothing = ddlsim(scenario().string() + " --range");
-  EXPECT_EQ(nothing.exitCode, 2);
-  EXPECT_NE(nothing.err.find("--range"), std::string::npos) << nothing.err;
-  EXPECT_TRUE(nothing.out.empty());
+  // One GPU alone against itself under every draw: all of its efficiency's percentiles are 1.
+  EXPECT_DOUBLE_EQ(json["points"][0]["efficiency_p05"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(json["points"][0]["efficiency_p95"].get<double>(), 1.0);
+  // --samples needs something uncertain; bad counts name the flag; --range says what replaced it.
+  const std::string certain = scenario({}, "certain.json").string();
+  const std::string uncertain = scenario([](auto& j) { j["effects"] = {{"compute_jitter", "sourced"}}; }, "uncertain.json").string();
+  // Twelve points at 100,000 samples each: over a million simulations.
+  const std::string twelvePoints = scenario([](auto& j) {
+                                     j["gpus"] = {1, 2, 4, 8, 16, 32};
+                                     j["effects"] = {{"compute_jitter", "sourced"}};
+                                   }, "twelve.json").string();
+  for (const std::string& command : {certain + " --samples 9", uncertain + " --samples 0", uncertain + " --samples -3",
+                                     uncertain + " --samples many", uncertain + " --samples 100001",
+                                     twelvePoints + " --samples 100000 --dry-run"}) {
+    const Result refused = ddlsim(command);
+    const std::string flags = command.substr(command.find(" --"));
+    EXPECT_EQ(refused.exitCode, 2) << flags;
+    EXPECT_NE(refused.err.find("--samples"), std::string::npos) << flags << ": " << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << flags;
+  }
+  const Result range = ddlsim(withSeed(1) + " --range");
+  EXPECT_EQ(range.exitCode, 2);
+  EXPECT_NE(range.err.find("replaced by --samples"), std::string::npos) << range.err;
   // On a machine where one simulation fits at a time, one runs at a time, and says so.
   ::setenv("DDLSCALE_MEMORY_BYTES", "60000000", 1);  // room for one simulation of about 40 MB
   const Result squeezed = ddlsim(withSeed(1) + " --jobs 3");
   ::unsetenv("DDLSCALE_MEMORY_BYTES");
   EXPECT_EQ(squeezed.out, first.out);
   EXPECT_NE(squeezed.err.find("running 1 at a time"), std::string::npos) << squeezed.err;
-  // Without --range, no range; and the table says which effects were on.
-  EXPECT_FALSE(nlohmann::json::parse(ddlsim(scenario().string() + " --json").out)["points"][0].contains("efficiency_range"));
-  const Result table = ddlsim(withSeed(1).substr(0, withSeed(1).find(" --json")));
+  // Without --samples, no interval; and the table says which effects were on, how many samples it took,
+  // and each efficiency with its interval.
+  EXPECT_FALSE(nlohmann::json::parse(ddlsim(scenario().string() + " --json").out)["points"][0].contains("efficiency_p50"));
+  const Result table = ddlsim(withSeed(1).substr(0, withSeed(1).find(" --json")) + " --samples 9");
   EXPECT_NE(table.out.find("effects   compute_jitter 0.002 (sourced)"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("samples   9 Monte Carlo samples"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("100.0% (90%: 100.0-100.0)"), std::string::npos) << table.out;
+}
+
+TEST_F(DdlsimSimulate, SensitivitySwingsEachInputAloneTheWidestFirstAndAllTogetherLast) {
+  const std::string uncertain = scenario([](auto& j) {
+                                  j["gpus"] = {1, 8};
+                                  j["effects"] = {{"compute_jitter", "sourced"}, {"overlap_slowdown", "sourced"}};
+                                }).string();
+  const Result result = ddlsim(uncertain + " --sensitivity --samples 6");
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("sensitivity  powerai-ddl-resnet50 at 8 GPUs"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("(6 samples)"), std::string::npos) << result.out;
+  // For each algorithm: both effects, the seeds of the jitter's per-rank draws, then all together; the
+  // overlap slowdown's prior (0 to 40%) swings the efficiency more than the jitter's (0 to 0.6%).
+  for (const std::string label : {"ddl 4x2", "ring"}) {
+    const std::size_t at = result.out.find("\n" + label + ": ");
+    ASSERT_NE(at, std::string::npos) << label << "\n" << result.out;
+    const std::string block = result.out.substr(at, result.out.find("\n\n", at + 1) - at);
+    const std::size_t slowdown = block.find("overlap_slowdown"), jitter = block.find("compute_jitter"),
+                      seeds = block.find("seeds of the per-rank draws"), together = block.find("all together");
+    ASSERT_NE(slowdown, std::string::npos) << block;
+    ASSERT_NE(jitter, std::string::npos) << block;
+    ASSERT_NE(seeds, std::string::npos) << block;
+    EXPECT_LT(slowdown, jitter) << block;
+    EXPECT_GT(together, std::max(jitter, seeds)) << block;
+  }
+  // The same seed, the same bytes.
+  EXPECT_EQ(ddlsim(uncertain + " --sensitivity --samples 6 --jobs 1").out, result.out);
+  // Nothing to vary, or what it cannot do: exit 2 naming the flag, nothing written.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {scenario({}, "certain.json").string() + " --sensitivity", "--sensitivity"},
+      {uncertain + " --sensitivity --json", "--json"},
+      {uncertain + " --sensitivity --gpus 1,8", "--gpus"},
+      {uncertain + " --sensitivity --dry-run", "--sensitivity"},
+      {uncertain + " --sensitivity --samples 0", "--samples"},
+  };
+  for (const auto& [command, flag] : refused) {
+    const Result bad = ddlsim(command);
+    EXPECT_EQ(bad.exitCode, 2) << command;
+    EXPECT_NE(bad.err.find(flag), std::string::npos) << command << ": " << bad.err;
+    EXPECT_TRUE(bad.out.empty()) << command;
+  }
 }
 
 TEST_F(DdlsimSimulate, ListsTheEffectsWithTheirSources) {
@@ -178,15 +248,15 @@ TEST_F(DdlsimRun, SaysItsVersionAndCommit) {
 
 TEST_F(DdlsimSimulate, DryRunChecksAndCountsWithoutSimulatingOrWriting) {
   const fs::path out = dir_ / "points.json";
-  // Two algorithms at 1, 8 and 16 GPUs: six points, each an iteration and its no-latency twin; --range adds
-  // each end of the range.
+  // Two algorithms at 1, 8 and 16 GPUs: six points, each an iteration and its no-latency twin; --samples adds
+  // one per sample.
   const Result plain = ddlsim(scenario().string() + " --dry-run --json --out " + out.string());
   ASSERT_EQ(plain.exitCode, 0) << plain.err;
   EXPECT_NE(plain.out.find(": 12 simulations of 6 points, each needing up to about"), std::string::npos) << plain.out;
   EXPECT_FALSE(fs::exists(out));
-  const Result ranged = ddlsim(scenario([](auto& j) { j["effects"] = {{"compute_jitter", "sourced"}}; }).string() +
-                               " --dry-run --range");
-  EXPECT_NE(ranged.out.find(": 24 simulations of 6 points"), std::string::npos) << ranged.out;
+  const Result sampled = ddlsim(scenario([](auto& j) { j["effects"] = {{"compute_jitter", "sourced"}}; }).string() +
+                                " --dry-run --samples 5");
+  EXPECT_NE(sampled.out.find(": 42 simulations of 6 points"), std::string::npos) << sampled.out;
   const Result bad = ddlsim(scenario().string() + " --dry-run --gpus 2");
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_EQ(bad.out, "");
@@ -202,7 +272,9 @@ TEST_F(DdlsimSimulate, PrintsATableOrCsvAndWritesFilesWhole) {
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_TRUE(result.out.empty());
   EXPECT_EQ(slurp(csv).rfind("gpus,algorithm,iteration_s,images_per_s,efficiency,exposed_comm_s,compute_s,exposed_latency_s,"
-                                   "exposed_bandwidth_s,efficiency_low,efficiency_high\n", 0), 0u);
+                                   "exposed_bandwidth_s,samples,iteration_s_p05,iteration_s_p50,iteration_s_p95,"
+                                   "images_per_s_p05,images_per_s_p50,images_per_s_p95,efficiency_p05,efficiency_p50,"
+                                   "efficiency_p95\n", 0), 0u);
 }
 
 TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {

@@ -1,15 +1,12 @@
-// The shipped scenarios against what IBM and Facebook published (docs/reference/README.md): DDL at 95%
-// on 256 GPUs, Goyal et al.'s recursive halving-doubling at about 90%.
+// The shipped scenarios of what IBM and Facebook published (docs/reference/README.md): DDL at 95% on 256
+// GPUs, Goyal et al.'s recursive halving-doubling at about 90%. The published figures are validation
+// points, scored with the rest of what the project has measured; no test here holds a prediction, or an
+// interval, to them: that would make the model a fit.
 //
-// The ideal model (every effect off) overlaps each bucket's allreduce with the rest of backward, as
-// DESIGN.md defines the iteration, and leaves out stragglers, interference and overheads, so it is
-// optimistic; allreducing only after backward is the opposite bound. The published figures must lie
-// between the two, the orderings must hold, and the ideal numbers are those of 2026-11-30
-// (scenarios/README.md) within 0.1 point.
-//
-// The shipped scenarios turn on every effect at its sourced value: their central estimates fall below the
-// ideal ones, and the range their sources span (ddlsim --range) holds the central estimate and, for DDL and
-// Goyal et al., the published figure.
+// What is held: the orderings the physics gives (overlapping backward gains, DDL's multi-ring beats a flat
+// ring on Minsky, efficiency never rises with GPUs), the ideal numbers (every effect off) of 2026-11-30
+// (scenarios/README.md) within 0.1 point, so that a change to them is seen and explained, and that the
+// sourced effects lower the prediction and their priors spread its samples (ddlsim --samples).
 
 #include <cmath>
 #include <map>
@@ -36,9 +33,9 @@ Scenario shipped(const std::string& name) {
 
 using Key = std::pair<std::string, int>;  // algorithm name (first word of the label), GPU count
 
-std::map<Key, ScalingPoint> points(const Scenario& scenario, bool range = false) {
+std::map<Key, ScalingPoint> points(const Scenario& scenario, int samples = 0) {
   std::map<Key, ScalingPoint> byPoint;
-  for (const ScalingPoint& point : simulateScenario(scenario, automaticEngine(), {1, range}).points)
+  for (const ScalingPoint& point : simulateScenario(scenario, automaticEngine(), {1, samples}).points)
     byPoint[{point.label.substr(0, point.label.find(' ')), point.gpus}] = point;
   return byPoint;
 }
@@ -87,7 +84,7 @@ TEST(PublishedResults, WithEveryEffectOffTheShippedScenariosPredictThe2026_11_30
   }
 }
 
-TEST(PublishedResults, SourcedEffectsLowerThePredictionAndTheirRangeHoldsItAndThePublishedFigure) {
+TEST(PublishedResults, SourcedEffectsLowerThePredictionAndItsSamplesSpreadBelowTheIdeal) {
   // Each publication's own algorithm at 256 GPUs, against the baseline the publication used.
   const std::vector<std::pair<const char*, const char*>> systems = {
       {"powerai-ddl-resnet50", "ddl"}, {"goyal-bigbasin-resnet50", "hierarchical"}, {"powerai-ddl-resnet101-22k", "ddl"}};
@@ -99,44 +96,37 @@ TEST(PublishedResults, SourcedEffectsLowerThePredictionAndTheirRangeHoldsItAndTh
     Scenario ideal = shipped(name);
     ideal.gpuCounts = scenario.gpuCounts;
     ideal.algorithms = scenario.algorithms;
-    const ScalingPoint point = points(scenario, true).at({algorithm, 256});
-    ASSERT_TRUE(point.efficiencyRange) << name;
-    const auto [low, high] = *point.efficiencyRange;
-    EXPECT_LT(point.efficiency(), efficiencies(ideal).at({algorithm, 256})) << name;
-    EXPECT_LE(low, point.efficiency()) << name;
-    EXPECT_GE(high, point.efficiency()) << name;
-    EXPECT_LT(low, point.efficiency() - 0.01) << name << ": the range spans something";
-    // IBM's 95% for DDL and Goyal et al.'s 90% lie inside; the 86% derived for ResNet-101-22K does not
-    // (scenarios/README.md), and is left out here.
-    if (std::string(name) == "powerai-ddl-resnet101-22k") continue;
-    const double published = scenario.published.front().efficiency;
-    EXPECT_LE(low, published) << name;
-    EXPECT_GE(high, published) << name;
+    const ScalingPoint point = points(scenario, 16).at({algorithm, 256});
+    ASSERT_TRUE(point.interval) << name;
+    const Percentiles& efficiency = point.interval->efficiency;
+    const double idealEfficiency = efficiencies(ideal).at({algorithm, 256});
+    EXPECT_LT(point.efficiency(), idealEfficiency) << name;
+    // Every sourced effect but the per-iteration overhead only lowers the efficiency, and that one is
+    // milliseconds against an iteration of a quarter second: no sample reaches the ideal.
+    EXPECT_LT(efficiency.p95, idealEfficiency) << name;
+    EXPECT_LT(efficiency.p05, efficiency.p95 - 0.005) << name << ": the priors spread the samples";
   }
 }
 
-TEST(PublishedResults, PowerAiDdlAt256GpusIsBracketedAndBeatsTheFlatRing) {
+TEST(PublishedResults, PowerAiDdlOverlapsBackwardToItsGainAndBeatsTheFlatRing) {
   Scenario scenario = shipped("powerai-ddl-resnet50");
   scenario.gpuCounts = {256};
   const auto overlapped = efficiencies(scenario);
   scenario.overlapBackward = false;
   const auto afterBackward = efficiencies(scenario);
-  EXPECT_LE(afterBackward.at({"ddl", 256}), 0.95);
-  EXPECT_GE(overlapped.at({"ddl", 256}), 0.95);
+  EXPECT_GT(overlapped.at({"ddl", 256}), afterBackward.at({"ddl", 256}));
   EXPECT_GT(overlapped.at({"ddl", 256}), overlapped.at({"ring", 256}) + 0.02);
   EXPECT_GT(afterBackward.at({"ddl", 256}), afterBackward.at({"ring", 256}) + 0.02);
 }
 
-TEST(PublishedResults, GoyalAt256GpusIsBracketedAndBehindDdlOnMinsky) {
+TEST(PublishedResults, GoyalOverlapsBackwardToItsGainAndIsBehindDdlOnMinsky) {
   Scenario goyal = shipped("goyal-bigbasin-resnet50");
   goyal.gpuCounts = {256};
   const auto overlapped = efficiencies(goyal);
   goyal.overlapBackward = false;
   const auto afterBackward = efficiencies(goyal);
-  for (const char* algorithm : {"halving-doubling", "hierarchical"}) {
-    EXPECT_LE(afterBackward.at({algorithm, 256}), 0.90) << algorithm;
-    EXPECT_GE(overlapped.at({algorithm, 256}), 0.90) << algorithm;
-  }
+  for (const char* algorithm : {"halving-doubling", "hierarchical"})
+    EXPECT_GT(overlapped.at({algorithm, 256}), afterBackward.at({algorithm, 256})) << algorithm;
   Scenario ddl = shipped("powerai-ddl-resnet50");
   ddl.gpuCounts = {256};
   EXPECT_GT(efficiencies(ddl).at({"ddl", 256}), overlapped.at({"hierarchical", 256}));

@@ -56,7 +56,12 @@ TEST_P(SimulatedCollective, TakesTheClosedFormTimeWhenNoLinkIsShared) {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+// 256 ranks take the paths of 64 at four times the time (28 s under the sanitizers): the optimised build runs them.
+INSTANTIATE_TEST_SUITE_P(RankCounts, SimulatedCollective, ::testing::Values(8, 64));
+#else
 INSTANTIATE_TEST_SUITE_P(RankCounts, SimulatedCollective, ::testing::Values(8, 64, 256));
+#endif
 
 TEST(SimulatedCollective, ReportsADeadlockInsteadOfHanging) {
   try {
