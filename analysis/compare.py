@@ -143,7 +143,8 @@ def compare(predicted, measured):
             error = (predicted_value - value) / value
             row = {key: value for key, value in label.items() if key != "efficiency"}
             efficiencies = (by_key[key][0].get("efficiency"), label.get("efficiency"))
-            baselines = (predicted_described.get("baseline_gpus"), described.get("baseline_gpus"))
+            # Files from before baseline_gpus was recorded measured against one GPU (as resultsFromJson reads them).
+            baselines = (predicted_described.get("baseline_gpus", 1), described.get("baseline_gpus", 1))
             if None not in efficiencies and baselines[0] == baselines[1]:
                 row.update(predicted_efficiency=efficiencies[0], measured_efficiency=efficiencies[1],
                            efficiency_error=efficiencies[0] - efficiencies[1])

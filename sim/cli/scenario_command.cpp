@@ -30,11 +30,12 @@ namespace {
 // At 100,000 samples the 5th percentile's own level is known to within ±0.07% (its binomial standard error):
 // more change nothing a reader sees, and each sample is a simulation per point.
 constexpr int kMostSamples = 100'000;
-// Each simulation runs in a fresh process (sim/sweep/fresh_process.hpp); a sweep of more is split over
-// machines (--share, mpirun -np K ddlsim).
+// Each simulation runs in a fresh process (sim/sweep/fresh_process.hpp), and every process of a split
+// sweep lists them all: a sweep of more is simulated in parts (--gpus), or with fewer samples.
 constexpr std::size_t kMostSimulations = 1'000'000;
 // --sensitivity's samples per input without --samples: each input's 5th and 95th percentile from 32 draws
-// are the 2nd and 31st order statistics, enough to rank the inputs; a finer swing takes --samples.
+// lie between its 2nd and 3rd and its 30th and 31st order statistics, enough to rank the inputs; a finer
+// swing takes --samples.
 constexpr int kSensitivitySamples = 32;
 
 struct Arguments {
@@ -118,12 +119,18 @@ Scenario partOfSweep(const Scenario& scenario, const Arguments& args, std::pair<
 }
 
 // ddlsim SCENARIO --sensitivity: one point's inputs, one at a time (sim/sweep/sensitivity.hpp).
-int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& args) {
+// The flags --sensitivity does not take, refused before anything else is looked at.
+void requireSensitivityFlags(const Arguments& args) {
   if (args.json || args.csv)
     throw InvalidArgument(args.json ? "--json" : "--csv", "--sensitivity writes a table, and with --plot a tornado");
-  if (!args.trace.empty() || !args.share.empty() || !args.sweepValues.empty() || args.dryRun)
-    throw InvalidArgument("--sensitivity", "not with --trace, --share, --sweep-values or --dry-run");
+  if (!args.trace.empty() || args.traceGpus != 0 || !args.traceAlgorithm.empty() || !args.share.empty() ||
+      !args.shareOut.empty() || !args.sweepValues.empty() || args.dryRun)
+    throw InvalidArgument("--sensitivity", "not with --trace, --trace-gpus, --trace-algorithm, --share, --share-out, "
+                                           "--sweep-values or --dry-run");
   if (args.gpus.size() > 1) throw InvalidArgument("--gpus", "--sensitivity looks at one GPU count: give one");
+}
+
+int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& args) {
   const int samples = args.samples > 0 ? args.samples : kSensitivitySamples;
   // Something to vary, and at most as many simulations as one sweep may take: per input and all together,
   // each algorithm's point and its baseline, each its central run, its run without latency and the samples.
@@ -158,8 +165,9 @@ int run(const Arguments& args) {
     throw InvalidArgument("--range", "replaced by --samples N: a Monte Carlo over the priors of the scenario's sourced "
                                      "effects, with the 5th to 95th percentile of each point (ddlsim --help)");
   if (args.sensitivity) {
-    std::pair<std::size_t, int> traced{0, 0};
-    return runSensitivity(partOfSweep(scenario, args, traced), engine, args);
+    requireSensitivityFlags(args);
+    std::pair<std::size_t, int> untraced{0, 0};
+    return runSensitivity(partOfSweep(scenario, args, untraced), engine, args);
   }
   std::optional<PythonPlotter> plotter;
   if (!args.plot.empty()) plotter = findPlotter(args.plot, "plot_scaling");  // before any simulation
@@ -176,7 +184,7 @@ int run(const Arguments& args) {
     throw InvalidArgument("--samples", std::to_string(args.samples) + " samples make the sweep " +
                                            std::to_string(sweep.simulations()) + " simulations, each a process of its own: " +
                                            "at most " + std::to_string(kMostSimulations) +
-                                           " in one ddlsim (split a larger sweep with --share, or mpirun -np K ddlsim)");
+                                           " in one sweep: fewer samples, or part of the sweep at a time (--gpus)");
   const double bytesPerSimulation = sweep.requireMemory();
   if (!args.trace.empty()) sweep.requireTraceMemory(tracedEntry, tracedGpus);
   const int jobs = jobsThatFit(args.jobs, bytesPerSimulation);

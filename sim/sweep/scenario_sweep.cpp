@@ -244,7 +244,7 @@ std::string ScenarioSweep::signature() const {
     signature += "; " + scenario_.labelFor(*point.choice, point.gpus) + " at " + std::to_string(point.gpus) + " GPUs: " +
                  (simulation.run == Run::Iteration        ? "iteration"
                   : simulation.run == Run::WithoutLatency ? "without latency"
-                                                          : "sample " + std::to_string(simulation.effects));
+                                                          : "sample " + std::to_string(simulation.effects - 1));
   }
   return signature;
 }

@@ -53,5 +53,41 @@ TEST(ScenarioBaseline, OneGpuIsTheComputeAlone) {
   }
 }
 
+TEST(ScenarioBaseline, EachSamplesEfficiencyIsAgainstItsBaselineUnderTheSameDraw) {
+  // Only the per-iteration overhead is uncertain, and it adds its draw to every iteration, the baseline's
+  // too: each sample's times and efficiency follow from the central run's (whose overhead is 0) and that
+  // sample's draw. A sample set against another sample's baseline, or read from another's simulation,
+  // gives other percentiles.
+  Scenario scenario = minskyScenario({4}, 2);
+  scenario.algorithms.resize(1);
+  scenario.effects = {};
+  const EffectDeclaration* overhead = findEffectDeclaration("iteration_overhead_s");
+  scenario.sourcedEffects = {overhead};
+  scenario.effects.iterationOverheadSeconds = overhead->central;
+  ASSERT_EQ(overhead->central, 0);
+  constexpr int kSamples = 9;
+  const ScalingResults results = simulateScenario(scenario, automaticEngine(), {1, kSamples});
+  ASSERT_EQ(results.points.size(), 1u);
+  const ScalingPoint& point = results.points.front();
+  ASSERT_TRUE(point.interval);
+  EXPECT_EQ(point.interval->samples, kSamples);
+  const double atFour = point.iterationSeconds, atTwo = point.baselineIterationSeconds();
+  std::vector<double> iterations, efficiencies;
+  for (std::uint64_t sample = 0; sample < kSamples; ++sample) {
+    const double drawn = sampleEffects(scenario.effects, scenario.sourcedEffects, sample).iterationOverheadSeconds;
+    iterations.push_back(atFour + drawn);
+    efficiencies.push_back((atTwo + drawn) / (atFour + drawn));
+  }
+  const Percentiles expectedIterations = percentilesOf(iterations), expectedEfficiency = percentilesOf(efficiencies);
+  EXPECT_NEAR(point.interval->iterationSeconds.p05, expectedIterations.p05, 1e-9);
+  EXPECT_NEAR(point.interval->iterationSeconds.p95, expectedIterations.p95, 1e-9);
+  EXPECT_NEAR(point.interval->efficiency.p05, expectedEfficiency.p05, 1e-9);
+  EXPECT_NEAR(point.interval->efficiency.p50, expectedEfficiency.p50, 1e-9);
+  EXPECT_NEAR(point.interval->efficiency.p95, expectedEfficiency.p95, 1e-9);
+  EXPECT_NEAR(point.interval->imagesPerSecond.p50, 4 * point.batchPerGpu / expectedIterations.p50, 1e-6);
+  // The overhead's draws spread the samples.
+  EXPECT_LT(point.interval->iterationSeconds.p05 + 1e-4, point.interval->iterationSeconds.p95);
+}
+
 }  // namespace
 }  // namespace ddl
