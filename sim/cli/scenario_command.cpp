@@ -118,7 +118,6 @@ Scenario partOfSweep(const Scenario& scenario, const Arguments& args, std::pair<
   return part;
 }
 
-// ddlsim SCENARIO --sensitivity: one point's inputs, one at a time (sim/sweep/sensitivity.hpp).
 // The flags --sensitivity does not take, refused before anything else is looked at.
 void requireSensitivityFlags(const Arguments& args) {
   if (args.json || args.csv)
@@ -130,6 +129,7 @@ void requireSensitivityFlags(const Arguments& args) {
   if (args.gpus.size() > 1) throw InvalidArgument("--gpus", "--sensitivity looks at one GPU count: give one");
 }
 
+// ddlsim SCENARIO --sensitivity: one point's inputs, one at a time (sim/sweep/sensitivity.hpp).
 int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& args) {
   const int samples = args.samples > 0 ? args.samples : kSensitivitySamples;
   // Something to vary, and at most as many simulations as one sweep may take: per input and all together,
