@@ -35,8 +35,7 @@ enum Draw : std::uint64_t { ComputeJitter = 1, GpuSpeed = 2, PriorValue = 3, Sam
 }  // namespace
 
 bool IterationEffects::any() const {
-  return computeJitter > 0 || gpuSpeedSpread > 0 || !gpuTimeFactors.empty() || overlapSlowdown > 0 ||
-         allreduceOverheadSeconds > 0 || iterationOverheadSeconds > 0;
+  return drawsPerRank() || overlapSlowdown > 0 || allreduceOverheadSeconds > 0 || iterationOverheadSeconds > 0;
 }
 
 int IterationEffects::iterationsFor(int gpus) const {

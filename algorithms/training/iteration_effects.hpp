@@ -42,6 +42,8 @@ struct IterationEffects {
   bool any() const;
   // Whether successive iterations differ, so that more than one is worth simulating.
   bool drawsPerIteration() const { return computeJitter > 0; }
+  // Whether any rank's draw (its jitter, its GPU's time factor) depends on the seed.
+  bool drawsPerRank() const { return computeJitter > 0 || gpuSpeedSpread > 0 || !gpuTimeFactors.empty(); }
   // `iterations` if set; else, with draws per iteration, enough that about kDrawsPerPoint compute times
   // are drawn (1 to kMaxIterations), else 1. One GPU alone has no one to wait for, and its mean is known
   // (below): 1.

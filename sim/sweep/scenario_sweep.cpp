@@ -46,9 +46,7 @@ std::string samplesDescription(const SweepSettings& settings) {
 
 // Whether anything of the scenario differs from one sample to the next: a sourced effect, or a per-rank draw.
 bool anythingUncertain(const Scenario& scenario) {
-  const IterationEffects& effects = scenario.effects;
-  return !scenario.sourcedEffects.empty() || effects.computeJitter > 0 || effects.gpuSpeedSpread > 0 ||
-         !effects.gpuTimeFactors.empty();
+  return !scenario.sourcedEffects.empty() || scenario.effects.drawsPerRank();
 }
 
 // Where the scenario asks for `gpus` GPUs, for messages: $.gpus[i], or $.baseline_gpus for a baseline it

@@ -11,10 +11,6 @@ namespace {
 constexpr const char* kSeeds = "seeds of the per-rank draws";
 constexpr const char* kAll = "all together";
 
-bool drawsPerRank(const IterationEffects& effects) {
-  return effects.computeJitter > 0 || effects.gpuSpeedSpread > 0 || !effects.gpuTimeFactors.empty();
-}
-
 // The settings that vary `input` alone (kAll: every input, as --samples does).
 SweepSettings varying(const Scenario& scenario, const std::string& input, int samples, double computeScale) {
   SweepSettings settings{computeScale, samples};
@@ -33,7 +29,7 @@ SweepSettings varying(const Scenario& scenario, const std::string& input, int sa
 std::vector<std::string> uncertainInputs(const Scenario& scenario) {
   std::vector<std::string> inputs;
   for (const EffectDeclaration* effect : scenario.sourcedEffects) inputs.emplace_back(effect->key);
-  if (drawsPerRank(scenario.effects)) inputs.emplace_back(kSeeds);
+  if (scenario.effects.drawsPerRank()) inputs.emplace_back(kSeeds);
   if (inputs.empty())
     throw InvalidArgument("--sensitivity", scenario.path + " has no uncertain input: no effect is \"sourced\" ($.effects) "
                                            "and none is drawn per rank");
