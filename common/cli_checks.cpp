@@ -68,6 +68,22 @@ CLI::Validator readableFile() {
   return fromCheck("FILE", [](const std::string& path) { checkInputFile(path, "file"); });
 }
 
+void requireDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  // The file each path names, "a/../b.png" and "./b.png" alike; a path that cannot be resolved stays as given.
+  auto fileOf = [](const std::string& path) {
+    std::error_code error;
+    const std::filesystem::path resolved = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return error ? std::filesystem::path(path) : resolved;
+  };
+  for (std::size_t later = 0; later < outputs.size(); ++later) {
+    if (outputs[later].second.empty()) continue;
+    for (std::size_t earlier = 0; earlier < later; ++earlier)
+      if (!outputs[earlier].second.empty() && fileOf(outputs[earlier].second) == fileOf(outputs[later].second))
+        throw InvalidArgument(outputs[later].first, "'" + outputs[later].second + "' is the file " + outputs[earlier].first +
+                                                        " writes: give each output a file of its own");
+  }
+}
+
 CLI::Validator writableFile() {
   return fromCheck("FILE", [](const std::string& path) { checkOutputFile(path, "file"); });
 }

@@ -3,6 +3,10 @@
 // and in its documented range, every file readable, every output path writable. A failed check ends the
 // parse with "--option: what is wrong", which the commands turn into exit status 2.
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace ddl {
@@ -18,6 +22,10 @@ CLI::Validator readableFile();
 
 // A path that a file can be written at (checkOutputFile).
 CLI::Validator writableFile();
+
+// After parsing: InvalidArgument naming the later flag where two of `outputs` ({flag, path}; empty paths,
+// not asked for, are skipped) name one file, which the later write would overwrite (the results with a plot).
+void requireDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // Before CLI11 parses `argv`: the first word, where it names no subcommand (nor a file, where
 // `firstWordMayBeFile`) but nearly names one, and every option that no command on the way takes, as

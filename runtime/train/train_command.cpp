@@ -36,6 +36,7 @@ TrainCommand::TrainCommand(CLI::App& app)
 }
 
 void TrainCommand::check() {
+  requireDistinctOutputs({{"--out", train_.out}, {"--trace", train_.trace}});
   train_.run = flags_.run();
   train_.hostCompute = *hostComputeNamed(hostCompute_);
   train_.transport = flags_.transport().name;  // an unknown transport fails here, before MPI starts

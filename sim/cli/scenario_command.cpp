@@ -159,6 +159,7 @@ int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& 
 
 int run(const Arguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
+  requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}, {"--trace", args.trace}, {"--share-out", args.shareOut}});
   const Engine& engine = engineNamed(args.engine, "--engine");
   const Scenario scenario = loadScenario(args.scenario);
   if (args.range)

@@ -80,6 +80,7 @@ void writeText(std::ostream& out, const TuningTable& table, const Cluster& clust
 }
 
 int run(const Arguments& args) {
+  requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}});
   const auto kind = parseCollectiveKind(args.collective);
   if (!kind) throw InvalidArgument("--collective", "'" + args.collective + "' is not allreduce, reduce-scatter or all-gather");
   const std::vector<std::int64_t> sizes = sweepByteSizes(parseByteSize(args.minBytes, "--min-bytes"),
