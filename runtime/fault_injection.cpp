@@ -1,11 +1,13 @@
 #include "runtime/fault_injection.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace ddl {
 namespace {
@@ -34,6 +36,14 @@ Fault parseFault() {
 void freezeIfAsked(const char* point, int rank) {
   static const Fault fault = parseFault();
   if (fault.rank != rank || fault.point != point) return;
+  constexpr const char* kSleep = "sleep=";
+  if (fault.mode.rfind(kSleep, 0) == 0) {
+    const double seconds = std::atof(fault.mode.c_str() + std::strlen(kSleep));
+    std::fprintf(stderr, "ddlrun: rank %d sleeps %.1f s at '%s' (DDLRUN_FREEZE)\n", rank, seconds, point);
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    return;
+  }
   const char* what = fault.mode == "spin" ? "computes forever" : fault.mode == "fail" ? "fails" : "stops";
   std::fprintf(stderr, "ddlrun: rank %d %s at '%s' (DDLRUN_FREEZE)\n", rank, what, point);
   std::fflush(stderr);

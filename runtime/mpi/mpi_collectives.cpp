@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "runtime/fault_injection.hpp"
+
 namespace ddl {
 namespace {
 
@@ -42,6 +44,7 @@ void MpiCollectives::run(CollectiveKind kind, void* buffer, Elements count, Data
     }
   std::optional<SilenceWatchdog::Wait> wait;
   if (watchdog_) wait.emplace(*watchdog_, "the MPI baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
+  freezeIfAsked("in-baseline", rank_);
   switch (kind) {
     case CollectiveKind::Allreduce:
       MPI_Allreduce(MPI_IN_PLACE, buffer, static_cast<int>(count), mpiType(type), MPI_SUM, communicator_);

@@ -10,17 +10,6 @@
 
 namespace ddl {
 
-// What one rank says in a roll call: who it is, where it is, and the wait it is in.
-struct SilenceWatchdog::Answer {
-  std::int32_t rank = 0;
-  std::int32_t where = 0;     // Where
-  std::int32_t patience = 0;  // Patience, while waiting
-  std::int32_t status = 3;    // the exit status it asks for, if it failed
-  std::int32_t recent = 0;    // 1 where it entered its wait, or left its last, less than the timeout ago
-  char wait[64] = {};         // the name of the wait, while waiting
-  char state[224] = {};       // all of it, in words
-};
-
 namespace {
 
 std::string seconds(double value) {
@@ -127,19 +116,31 @@ void SilenceWatchdog::watch() {
                 seconds(std::chrono::duration<double>(now - waitingSince_).count()) + " (--timeout-s " +
                 seconds(std::chrono::duration<double>(timeout_).count()) + ")";
     lock.unlock();
-    int called = 0;
-    MPI_Status status;
-    if (canRollCall_) MPI_Iprobe(MPI_ANY_SOURCE, kRollCallTag, communicator_, &called, &status);
-    std::string why = called ? "rank " + std::to_string(status.MPI_SOURCE) + " called the roll" : expired;
-    if (!called && !expired.empty()) {
+    // Only the thread that holds the roll call may take its messages: stopJob's may be under way.
+    if (!rollCallStarted_.exchange(true)) {
+      std::string why = heardTheRoll();
       // The main thread may have left the wait since: then there is nothing to call the roll about.
-      if (current().sequence != wait.sequence) why.clear();
-    }
-    if (!why.empty() && !rollCallStarted_.exchange(true)) {
-      rollCall(why);  // returns where the job goes on
+      if (why.empty() && !expired.empty() && current().sequence == wait.sequence) why = expired;
+      if (!why.empty()) rollCall(why);  // returns where the job goes on
       rollCallStarted_ = false;
     }
     lock.lock();
+  }
+}
+
+std::string SilenceWatchdog::heardTheRoll() {
+  if (!canRollCall_) return "";
+  if (!early_.empty()) return "rank " + std::to_string(early_.begin()->first) + " called the roll";
+  while (true) {
+    int called = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kRollCallTag, communicator_, &called, &status);
+    if (!called) return "";
+    Answer answer;
+    MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
+    if (answer.round <= rounds_) continue;  // a roll call this rank has already seen to its end
+    early_[status.MPI_SOURCE] = answer;
+    return "rank " + std::to_string(status.MPI_SOURCE) + " called the roll";
   }
 }
 
@@ -178,14 +179,18 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     _exit(endStatus_);
   }
   if (verdictIsOut()) waitForTheEnd();
-  const Answer mine = answer(Clock::now());
+  Answer mine = answer(Clock::now());
+  mine.round = rounds_ + 1;
   std::vector<MPI_Request> sends;
   for (int peer = 0; peer < size_; ++peer) {
     if (peer == rank_) continue;
     sends.emplace_back();
     MPI_Isend(&mine, sizeof mine, MPI_BYTE, peer, kRollCallTag, communicator_, &sends.back());
   }
-  std::map<int, Answer> answers{{rank_, mine}};
+  // The answers to this roll call that came before it began here (one of them called it).
+  std::map<int, Answer> answers;
+  answers.swap(early_);
+  answers[rank_] = mine;
   const Clock::time_point end = Clock::now() + kGrace;
   while (Clock::now() < end && static_cast<int>(answers.size()) < size_) {
     if (verdictIsOut()) waitForTheEnd();
@@ -199,7 +204,13 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     Answer answer;
     MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
     answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
-    answers[status.MPI_SOURCE] = answer;
+    // A peer that saw this roll call to its end before this rank did may already call the next: its answer
+    // to that one waits for it here. Counted as an answer to this one, it would leave this rank deaf to
+    // the next roll call, and the caller would find it silent.
+    if (answer.round == mine.round)
+      answers[status.MPI_SOURCE] = answer;
+    else if (answer.round > mine.round)
+      early_[status.MPI_SOURCE] = answer;
   }
   // Every rank that got every answer comes to the same verdict, so that either all go on or the job ends.
   const bool reporter = answers.begin()->first == rank_;  // the lowest rank that answered
@@ -222,6 +233,7 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     slowButAlive = inTheSameCollective || movedOnLately;
   }
   if (slowButAlive) {
+    ++rounds_;
     if (reporter)
       std::fprintf(stderr, "ddlrun: every rank waits in %s, or has moved on past it, and answers: it is slow, not "
                            "stuck; waiting on\n", library->wait);

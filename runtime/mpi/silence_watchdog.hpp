@@ -26,6 +26,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -90,7 +91,17 @@ class SilenceWatchdog {
  private:
   // Where this rank is, as it tells the others in a roll call.
   enum class Where : std::int32_t { Waiting, GaveUp, Failed, Busy };
-  struct Answer;
+  // What one rank says in a roll call: who it is, where it is, and the wait it is in.
+  struct Answer {
+    std::int32_t rank = 0;
+    std::int32_t where = 0;     // Where
+    std::int32_t patience = 0;  // Patience, while waiting
+    std::int32_t status = 3;    // the exit status it asks for, if it failed
+    std::int32_t recent = 0;    // 1 where it entered its wait, or left its last, less than the timeout ago
+    std::int32_t round = 0;     // which roll call this answers: 1 for the job's first, and so on
+    char wait[64] = {};         // the name of the wait, while waiting
+    char state[224] = {};       // all of it, in words
+  };
 
   // What the rank's waiting thread last said it waits in: `what` is null between waits. `sequence` counts
   // the waits entered and left (twice each: odd while one is being recorded).
@@ -108,6 +119,9 @@ class SilenceWatchdog {
   // current(), and since when it holds: the first time a caller saw its sequence (guarded by mutex_).
   WaitState observe(Clock::time_point now);
   void watch();
+  // Why this rank should join a roll call another called, or "" where none is called: takes the roll-call
+  // messages that came, dropping those of roll calls already over.
+  std::string heardTheRoll();
   Answer answer(Clock::time_point now);
   // Returns only where the job goes on (a slow library collective); otherwise the job ends.
   void rollCall(const std::string& why);
@@ -136,7 +150,13 @@ class SilenceWatchdog {
   Where ended_ = Where::Busy;  // GaveUp or Failed once stopJob or failJob is called
   std::string endedBecause_;
   int endStatus_ = 3;
+  // Held by the thread that calls, or answers, a roll call; it alone touches the two below and the
+  // roll-call messages.
   std::atomic<bool> rollCallStarted_{false};
+  // Roll calls seen to their end (each one, on every rank, with the job going on), so that a roll call's
+  // messages are told from the next one's: roll calls are numbered from 1.
+  std::int32_t rounds_ = 0;
+  std::map<int, Answer> early_;  // answers to the next roll call, received before this rank joined it
   std::thread thread_;
 };
 
