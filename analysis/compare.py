@@ -8,6 +8,10 @@ Scaling points are compared by iteration time and, where both sides give it agai
 efficiency too: a planner reads the efficiency, and the two can disagree (iteration times within 5% while the
 efficiency is 8 points off, where the prediction's one-GPU baseline is off). Its error is in points,
 predicted - measured.
+
+A prediction of ddlsim --samples is compared by its median, and where it gives a 90% interval (the 5th to 95th
+percentile of its samples) the share of measurements inside is counted: its coverage, which is how an interval
+is judged, over many points, never by one.
 """
 import json
 import statistics
@@ -73,10 +77,16 @@ def records(document, source, path="$", unit="GPUs"):
             algorithm = label_of(point)
             label = {"configuration": configuration, "algorithm": algorithm, "size": f"{gpus} {unit}", "x": gpus,
                      "kind": "iteration"}
+            # A sampled prediction (ddlsim --samples) is its median, with its 90% interval beside it.
+            sampled = "samples" in point
             if "efficiency" in point:
-                label["efficiency"] = float(point["efficiency"])
+                label["efficiency"] = float(point["efficiency_p50" if sampled else "efficiency"])
+            if sampled:
+                label["interval"] = (float(point["iteration_s_p05"]), float(point["iteration_s_p95"]))
+                label["efficiency_interval"] = (float(point["efficiency_p05"]), float(point["efficiency_p95"]))
             found.append((("iteration", configuration, algorithm, gpus), label,
-                          positive_time(point, "iteration_s", p, source), p, {**run, **described_point(point)}))
+                          positive_time(point, "iteration_s_p50" if sampled else "iteration_s", p, source), p,
+                          {**run, **described_point(point)}))
         return found
     configuration = document.get("configuration", "")
     collective, ranks, algorithm = document["collective"], document["ranks"], label_of(document)
@@ -141,13 +151,20 @@ def compare(predicted, measured):
                 raise BadInput(f"{where} is not the run {predicted_where} predicts ({label['algorithm']}, {label['size']}, "
                                f"{label['configuration']}): {why}")
             error = (predicted_value - value) / value
-            row = {key: value for key, value in label.items() if key != "efficiency"}
-            efficiencies = (by_key[key][0].get("efficiency"), label.get("efficiency"))
+            row = {key: value for key, value in label.items()
+                   if key not in ("efficiency", "interval", "efficiency_interval")}
+            predicted_label = by_key[key][0]
+            if "interval" in predicted_label:
+                row["interval"] = predicted_label["interval"]
+            efficiencies = (predicted_label.get("efficiency"), label.get("efficiency"))
             # Files from before baseline_gpus was recorded measured against one GPU (as resultsFromJson reads them).
             baselines = (predicted_described.get("baseline_gpus", 1), described.get("baseline_gpus", 1))
-            if None not in efficiencies and baselines[0] == baselines[1]:
+            # At the baseline's own GPU count the efficiency is 1 by definition on both sides: no prediction.
+            if None not in efficiencies and baselines[0] == baselines[1] and label["x"] != baselines[0]:
                 row.update(predicted_efficiency=efficiencies[0], measured_efficiency=efficiencies[1],
                            efficiency_error=efficiencies[0] - efficiencies[1])
+                if "efficiency_interval" in predicted_label:
+                    row["efficiency_interval"] = predicted_label["efficiency_interval"]
             joined.append({**row, "predicted": predicted_value, "measured": value, "error": error,
                            "notes": [f"{key} {predicted_described[key]} against {described[key]}" for key in NOTED
                                      if key in predicted_described and key in described
@@ -179,7 +196,28 @@ def summary(joined):
         "per_configuration": {c: {"points": len(e), "median_abs_error": statistics.median(e), "max_abs_error": max(e)}
                               for c, e in sorted(per_configuration.items())},
         **efficiency_summary(joined),
+        **coverage(joined),
     }
+
+
+def inside(interval, value):
+    low, high = interval
+    return low <= value <= high
+
+
+def coverage(joined):
+    """How many measurements the predictions' 90% intervals contain, of iteration time and of efficiency, over
+    the rows that have an interval; nothing where none has (a central prediction, a collective sweep)."""
+    found = {}
+    timed = [row for row in joined if "interval" in row]
+    if timed:
+        found.update(interval_points=len(timed), covered=sum(inside(row["interval"], row["measured"]) for row in timed))
+    efficient = [row for row in joined if "efficiency_interval" in row]
+    if efficient:
+        found.update(efficiency_interval_points=len(efficient),
+                     efficiency_covered=sum(inside(row["efficiency_interval"], row["measured_efficiency"])
+                                            for row in efficient))
+    return found
 
 
 def efficiency_summary(joined):

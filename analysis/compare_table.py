@@ -1,7 +1,8 @@
 """ddlcompare's table: every joined point with its predicted and measured time and its signed error, then the
 median and largest |error| per configuration, per algorithm and overall, and what was on one side only. Where
 the points carry efficiencies against the same baseline, each row shows them and their error in points, and a
-last line sums those up beside the time's."""
+last line sums those up beside the time's; where the predictions were sampled, one more says how many
+measurements their 90% intervals contain."""
 
 
 def seconds(value):
@@ -40,6 +41,12 @@ def print_table(joined, result, unpredicted, unmeasured):
         print(f"{result['efficiency_points']} efficiencies: median |error| {100 * result['median_abs_efficiency_error']:.1f} "
               f"points, max |error| {100 * result['max_abs_efficiency_error']:.1f} points "
               f"({worst['algorithm']}, {worst['size']}, {worst['configuration']})")
+    if "interval_points" in result:
+        print(f"90% intervals: {result['covered']} of {result['interval_points']} measured times inside "
+              f"({100 * result['covered'] / result['interval_points']:.0f}%)", end="")
+        if "efficiency_interval_points" in result:
+            print(f", {result['efficiency_covered']} of {result['efficiency_interval_points']} efficiencies", end="")
+        print()
     if unpredicted:
         print(f"{len(unpredicted)} measured point(s) have no prediction")
     if unmeasured:

@@ -92,6 +92,47 @@ class DdlcompareTest(DdlcompareTestCase):
         sweeps = (self.write("ps.json", sweep("ddlsim", [(1, 0.2)])), self.write("ms.json", sweep("ddlrun", [(1, 0.2)])))
         self.assertNotIn("efficienc", self.run_main(*sweeps)[1])
 
+    def test_the_baselines_own_gpu_count_has_no_efficiency_to_score(self):
+        # There the efficiency is 1 by definition on both sides: scoring it would add free zeros to the median.
+        def points(source, rows):
+            return {"source": source, "points": [
+                {"configuration": "c", "gpus": gpus, "algorithm": "ring", "iteration_s": time, "compute_s": 1.0,
+                 "baseline_gpus": 1, "efficiency": efficiency} for gpus, time, efficiency in rows]}
+        status, out, _ = self.run_main(self.write("p.json", points("ddlsim", [(1, 1.0, 1.0), (2, 1.2, 0.8)])),
+                                       self.write("m.json", points("ddlrun", [(1, 1.1, 1.0), (2, 1.3, 0.7)])), "--json")
+        self.assertEqual(status, 0)
+        result = json.loads(out)
+        self.assertEqual(result["summary"]["points"], 2)
+        self.assertEqual(result["summary"]["efficiency_points"], 1)
+        self.assertAlmostEqual(result["summary"]["median_abs_efficiency_error"], 0.1)
+
+    def test_a_sampled_prediction_is_compared_by_its_median_and_its_interval_counted(self):
+        def sampled(gpus, p05, p50, p95, e05, e50, e95):
+            return {"configuration": "c", "gpus": gpus, "algorithm": "ring", "iteration_s": 99.0, "compute_s": 1.0,
+                    "baseline_gpus": 1, "efficiency": 0.5, "samples": 16, "iteration_s_p05": p05,
+                    "iteration_s_p50": p50, "iteration_s_p95": p95, "images_per_s_p05": 1.0, "images_per_s_p50": 1.0,
+                    "images_per_s_p95": 1.0, "efficiency_p05": e05, "efficiency_p50": e50, "efficiency_p95": e95}
+        predicted = {"source": "ddlsim", "points": [sampled(2, 0.9, 1.0, 1.1, 0.7, 0.8, 0.9),
+                                                    sampled(4, 1.8, 2.0, 2.2, 0.6, 0.7, 0.8)]}
+        measured = {"source": "ddlrun", "points": [
+            {"configuration": "c", "gpus": 2, "algorithm": "ring", "iteration_s": 1.05, "compute_s": 1.0,
+             "baseline_gpus": 1, "efficiency": 0.95},
+            {"configuration": "c", "gpus": 4, "algorithm": "ring", "iteration_s": 2.5, "compute_s": 1.0,
+             "baseline_gpus": 1, "efficiency": 0.75}]}
+        paths = (self.write("p.json", predicted), self.write("m.json", measured))
+        status, out, _ = self.run_main(*paths, "--json")
+        self.assertEqual(status, 0)
+        result = json.loads(out)
+        by_gpus = {p["x"]: p for p in result["points"]}
+        # The median, not the central run's 99 s.
+        self.assertAlmostEqual(by_gpus[2]["predicted"], 1.0)
+        self.assertAlmostEqual(by_gpus[4]["error"], -0.2)
+        self.assertAlmostEqual(by_gpus[2]["predicted_efficiency"], 0.8)
+        # 1.05 s is inside [0.9, 1.1], 2.5 s outside [1.8, 2.2]; 95% outside [0.7, 0.9], 75% inside [0.6, 0.8].
+        self.assertEqual((result["summary"]["covered"], result["summary"]["interval_points"]), (1, 2))
+        self.assertEqual((result["summary"]["efficiency_covered"], result["summary"]["efficiency_interval_points"]), (1, 2))
+        self.assertIn("90% intervals: 1 of 2 measured times inside (50%), 1 of 2 efficiencies", self.run_main(*paths)[1])
+
     def test_fails_an_algorithm_whose_median_error_exceeds_the_bound(self):
         predicted = self.write("p.json", sweep("ddlsim collective", [(1, 0.2), (2, 0.2), (3, 0.2)]))
         measured = self.write("m.json", sweep("ddlrun bench", [(1, 0.1), (2, 0.19), (3, 0.1)]))
