@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -215,14 +216,16 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
 
 std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type) {
   if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
-  if (count == 0) return issue([] {});
+  const CallShape shape = nextCall(CallKind::Allreduce, count, type);
+  if (count == 0) return issue([this, shape] { if (checkEveryCall_) agreeOnCall(shape); });
   std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
   // Out of place where the buffers are apart, as NCCL's sendbuff and recvbuff; host buffers that partly
   // overlap (which MPI forbids, and which this API has always accepted) are moved, then reduced in place.
   const bool outOfPlace = apart(send, recv, bytes);
   if (send != recv && !outOfPlace) refuseOverlapOnGpu();
-  return issue([this, program, send, recv, bytes, type, outOfPlace] {
+  return issue([this, program, send, recv, bytes, type, outOfPlace, shape] {
+    if (checkEveryCall_) agreeOnCall(shape);
     if (send != recv && !outOfPlace) copyIn(recv, send, bytes);
     transport_->reserveChannels(channelsOf(*program));
     runner_->run(*program, outOfPlace ? send : recv, recv, type);
@@ -231,13 +234,15 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
 
 std::shared_ptr<CollectiveOutcome> Communicator::allGather(const void* send, void* recv, Elements count, DataType type) {
   if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
-  if (count == 0) return issue([] {});
+  const CallShape shape = nextCall(CallKind::AllGather, count, type);
+  if (count == 0) return issue([this, shape] { if (checkEveryCall_) agreeOnCall(shape); });
   const Elements total = count * size_;
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, total, type);
   const std::size_t blockBytes = static_cast<std::size_t>(count) * sizeOf(type);
   char* mine = static_cast<char*>(recv) + static_cast<std::size_t>(rank_) * blockBytes;
   if (send != mine && !apart(send, mine, blockBytes)) refuseOverlapOnGpu();
-  return issue([this, program, send, recv, mine, blockBytes, type] {
+  return issue([this, program, send, recv, mine, blockBytes, type, shape] {
+    if (checkEveryCall_) agreeOnCall(shape);
     if (send != mine) copyIn(mine, send, blockBytes);
     transport_->reserveChannels(channelsOf(*program));
     runner_->run(*program, recv, type);
@@ -248,12 +253,17 @@ std::shared_ptr<CollectiveOutcome> Communicator::broadcast(void* buffer, Element
   if (root < 0 || root >= size_)
     throw InvalidArgument("root", std::to_string(root) + " is not a rank of " + std::to_string(size_));
   if (count > 0 && !buffer) throw InvalidArgument("buffer", "a null buffer");
-  if (count == 0 || size_ == 1) return issue([] {});
+  const CallShape shape = nextCall(CallKind::Broadcast, count, type, root);
+  // Checked always: ranks that disagree on the root would both send, and the all-gather after it would
+  // take their blocks for its own, leaving every later collective of the communicator wrong.
+  if (size_ == 1) return issue([] {});
+  if (count == 0) return issue([this, shape] { agreeOnCall(shape); });
   // Checked here, alike on every rank: one MPI message carries each block.
   if (static_cast<double>(blockOf({0, count}, size_, 0).count) * static_cast<double>(sizeOf(type)) > INT_MAX)
     throw InvalidArgument("count", "a broadcast's blocks (count / ranks) must stay below 2 GiB each");
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, count, type);
-  return issue([this, program, buffer, count, type, root] {
+  return issue([this, program, buffer, count, type, root, shape] {
+    agreeOnCall(shape);
     transport_->reserveChannels(std::max(channelsOf(*program), kScatterChannel + 1));
     scatterBlocks(static_cast<char*>(buffer), count, type, root);
     runner_->run(*program, buffer, type);
@@ -261,6 +271,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::broadcast(void* buffer, Element
 }
 
 std::shared_ptr<CollectiveOutcome> Communicator::barrier() {
+  ++calls_;
   return issue([this] { runLowestAndHighest(0, "ddl_barrier: waiting for every rank to arrive"); });
 }
 
@@ -290,6 +301,47 @@ std::pair<std::uint64_t, std::uint64_t> Communicator::runLowestAndHighest(std::u
                what);
   }
   return {extremes[0], extremes[1]};
+}
+
+bool Communicator::checksEveryCall() {
+  const char* value = std::getenv("DDLSCALE_CHECK_AGREEMENT");
+  return value && std::string(value) == "1";
+}
+
+void Communicator::agreeOnCall(const CallShape& mine) {
+  // Rank 0 compares; each other rank hears back the first rank that differs from rank 0, and its call.
+  struct Verdict {
+    std::int32_t differing = -1;  // -1: every rank agrees
+    std::int32_t reserved = 0;
+    CallShape first;   // rank 0's call
+    CallShape theirs;  // the differing rank's
+  } verdict;
+  Transport& transport = control();
+  const std::string what = "checking that the ranks agree on " + describeCall(mine);
+  if (rank_ == 0) {
+    std::vector<CallShape> shapes(static_cast<std::size_t>(size_));
+    std::vector<RequestId> received;
+    for (Rank r = 1; r < size_; ++r)
+      received.push_back(transport.postReceive(r, kAgreementChannel, &shapes[static_cast<std::size_t>(r)], sizeof(CallShape)));
+    waitForAll(transport, std::move(received), what);
+    verdict.first = mine;
+    for (Rank r = 1; r < size_ && verdict.differing < 0; ++r)
+      if (!(shapes[static_cast<std::size_t>(r)] == mine)) {
+        verdict.differing = r;
+        verdict.theirs = shapes[static_cast<std::size_t>(r)];
+      }
+    std::vector<RequestId> sent;
+    for (Rank r = 1; r < size_; ++r) sent.push_back(transport.postSend(r, kAgreementChannel, &verdict, sizeof verdict));
+    waitForAll(transport, std::move(sent), what);
+  } else {
+    waitForAll(transport, {transport.postSend(0, kAgreementChannel, &mine, sizeof mine),
+                           transport.postReceive(0, kAgreementChannel, &verdict, sizeof verdict)},
+               what);
+  }
+  if (verdict.differing >= 0)
+    throw InvalidArgument("comm", "the ranks disagree on this collective, so none of them runs it: rank 0 calls " +
+                                      describeCall(verdict.first) + ", rank " + std::to_string(verdict.differing) + " " +
+                                      describeCall(verdict.theirs));
 }
 
 void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {
@@ -369,6 +421,8 @@ void Communicator::workLoop() {
       if (!unusable.empty()) throw std::runtime_error(unusable);
       work();
       completion->finish(0, "");
+    } catch (const InvalidArgument& error) {
+      completion->finish(1, error.what());  // DDL_INVALID_ARGUMENT: what the ranks' calls disagree on
     } catch (const std::exception& error) {
       completion->finish(3, error.what());  // DDL_INTERNAL_ERROR: arguments were checked when it was issued
     }

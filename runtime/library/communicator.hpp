@@ -24,8 +24,9 @@
 #include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
-#include "runtime/transport.hpp"
+#include "runtime/library/call_shape.hpp"
 #include "runtime/program_runner.hpp"
+#include "runtime/transport.hpp"
 
 namespace ddl {
 
@@ -100,6 +101,18 @@ class Communicator {
   // message that starts with `what`.
   std::pair<std::uint64_t, std::uint64_t> lowestAndHighest(std::uint64_t value, const std::string& what);
   std::pair<std::uint64_t, std::uint64_t> runLowestAndHighest(std::uint64_t value, const std::string& what);  // in order
+  // The shape of the next collective call, counted.
+  CallShape nextCall(CallKind kind, Elements count, DataType type, Rank root = -1) {
+    return {kind, static_cast<std::int32_t>(type), count, root, 0, ++calls_};
+  }
+  // Whether the ranks check their agreement on every collective, or on broadcasts only (whose one call
+  // at a job's start costs nothing to check): DDLSCALE_CHECK_AGREEMENT=1, read when the communicator is
+  // made, on every rank alike.
+  static bool checksEveryCall();
+  // In order, before any data moves: every rank's `mine` gathered at rank 0 and compared, and the verdict
+  // sent back, so that every rank throws InvalidArgument naming rank 0's call and the first one that
+  // differs, or none does. The communicator stays usable.
+  void agreeOnCall(const CallShape& mine);
   // Waits for every one of `requests` on `transport`, or ends the job at the timeout with a message naming `what`.
   void waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what);
   Transport& control() { return control_ ? *control_ : *transport_; }
@@ -114,6 +127,8 @@ class Communicator {
   std::unique_ptr<Transport> control_;
   std::unique_ptr<ProgramRunner> runner_;  // used by the worker (or the caller without one) only
   std::chrono::milliseconds timeout_ = kDefaultTimeout;
+  const bool checkEveryCall_ = checksEveryCall();
+  std::uint64_t calls_ = 0;  // collectives issued, barriers among them
   std::map<CollectiveKind, CollectiveChoice> choices_;
   // By collective, elements, element bytes and the chosen configuration's label.
   std::map<std::tuple<CollectiveKind, Elements, int, std::string>, std::shared_ptr<const Program>> programs_;

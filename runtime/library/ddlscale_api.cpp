@@ -197,7 +197,7 @@ const char* ddl_last_error(void) { return lastError.c_str(); }
 ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm) {
   return guarded("ddl_comm_init_mpi", [&] {
     checkedMpiComm(mpi_comm, comm);
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm), mpiThreadMultiple())};
+    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout), mpiThreadMultiple())};
   });
 }
 
@@ -211,7 +211,7 @@ ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm) {
     MPI_Allreduce(MPI_IN_PLACE, &everyRankHasOne, 1, MPI_INT, MPI_MIN, mpi_comm);
     if (!everyRankHasOne)
       throw Unsupported(why.empty() ? "another rank sees no CUDA GPU" : "this rank sees no CUDA GPU: " + why);
-    auto control = ddl::MpiTransport::overDuplicateOf(mpi_comm);
+    auto control = ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout);
     auto data = std::make_unique<ddl::NcclTransport>(control->communicator());
     *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(data), mpiThreadMultiple(), std::move(control)), true};
 #else

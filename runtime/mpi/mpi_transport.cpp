@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <optional>
@@ -21,11 +22,42 @@ MpiTransport::MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog)
   MPI_Comm_size(communicator_, &size_);
 }
 
-std::unique_ptr<MpiTransport> MpiTransport::overDuplicateOf(MPI_Comm parent) {
+namespace {
+
+// Waits for `request` until `deadline`; false where it passed first (the request stays in progress: MPI
+// cannot cancel a collective).
+bool completesBy(MPI_Request& request, std::chrono::steady_clock::time_point deadline) {
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    sched_yield();
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<MpiTransport> MpiTransport::overDuplicateOf(MPI_Comm parent, std::chrono::milliseconds patience) {
+  // MPI_Comm_dup would wait for the last rank forever: its non-blocking form is polled to a deadline.
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  int size = 0;
+  MPI_Comm_size(parent, &size);
+  const std::string late = "not every one of the " + std::to_string(size) + " ranks came to create the communicator within " +
+                           std::to_string(std::chrono::duration<double>(patience).count()).substr(0, 4) +
+                           " s (a rank stopped, ended, gave up before this one came, or never called it)";
   MPI_Comm duplicate = MPI_COMM_NULL;
-  MPI_Comm_dup(parent, &duplicate);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Comm_idup(parent, &duplicate, &request);
+  if (!completesBy(request, deadline)) throw TransportError(late);
+  // A rank that came after the others gave up completes its duplicate with theirs, abandoned: this barrier
+  // on the duplicate shows that every rank is here together, so that the collective which finds the ranks
+  // sharing memory (blocking, with no non-blocking form) cannot wait for one that never comes. Left to the
+  // first collective, it would wait without a deadline.
+  MPI_Ibarrier(duplicate, &request);
+  if (!completesBy(request, deadline)) throw TransportError(late);
   auto transport = std::make_unique<MpiTransport>(duplicate);
   transport->ownsCommunicator_ = true;
+  transport->reserveChannels(0);
   return transport;
 }
 

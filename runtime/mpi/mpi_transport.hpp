@@ -19,8 +19,11 @@ class MpiTransport final : public Transport {
   // MPI must be initialised; the transport does not own the communicator.
   explicit MpiTransport(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
   // A transport over a duplicate of `parent` that it owns and frees (collective over `parent`'s ranks):
-  // a library's messages never meet its caller's.
-  static std::unique_ptr<MpiTransport> overDuplicateOf(MPI_Comm parent);
+  // a library's messages never meet its caller's. Where not every rank of `parent` arrives within
+  // `patience`, it throws TransportError instead of waiting on (the duplicate still in progress is left
+  // to MPI, which cannot cancel a collective); once all have, it finds which ranks share this rank's
+  // memory, so that no collective of the transport waits without a deadline.
+  static std::unique_ptr<MpiTransport> overDuplicateOf(MPI_Comm parent, std::chrono::milliseconds patience);
   ~MpiTransport() override;
   MpiTransport(const MpiTransport&) = delete;
   MpiTransport& operator=(const MpiTransport&) = delete;
@@ -38,7 +41,7 @@ class MpiTransport final : public Transport {
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   // Channels are MPI tags: they stay below the watchdog's. The first call also finds which ranks share
-  // this one's memory (collectively), for eagerBytes.
+  // this one's memory (collectively), for eagerBytes; overDuplicateOf makes that call, to its deadline.
   void reserveChannels(int channels) override;
   // Open MPI's shared-memory eager limit, less its headers, for a rank on this machine
   // (runtime/mpi/eager_limit.hpp); 0 for the others, whose network transports keep their own protocol.

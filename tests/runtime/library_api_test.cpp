@@ -179,6 +179,46 @@ TEST_F(LibraryApi, ABroadcastCopiesTheRootsBitsFromEveryRoot) {
   }
 }
 
+TEST_F(LibraryApi, ABroadcastWhoseRootTheRanksDisagreeOnIsRefusedByEveryRankAndTheCommunicatorStaysRight) {
+  if (size_ < 2) GTEST_SKIP() << "needs two ranks";
+  // Unchecked, both roots would send, the all-gather after the scatter would take their blocks for its own,
+  // and every later allreduce of the communicator would sum wrong, in silence.
+  std::vector<float> words(16, static_cast<float>(rank_ + 1));
+  EXPECT_EQ(ddl_broadcast(comm_, words.data(), words.size(), DDL_FLOAT32, rank_ == 1 ? 1 : 0), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 0 calls broadcast of 16 float32 from rank 0 (the communicator's "
+                                               "call 1), rank 1 broadcast of 16 float32 from rank 1 (the communicator's call 1)"),
+            std::string::npos)
+      << ddl_last_error();
+  EXPECT_EQ(words, std::vector<float>(16, static_cast<float>(rank_ + 1)));  // nothing moved
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 5000, rank_, size_, true), 0);
+  EXPECT_EQ(ddl_broadcast(comm_, words.data(), words.size(), DDL_FLOAT32, 0), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_EQ(words, std::vector<float>(16, 1.0f));
+}
+
+TEST(LibraryAgreement, WithTheCheckOnRanksThatDisagreeOnTypeOrCountAreRefusedAndTheCommunicatorStaysRight) {
+  if (worldSize() < 2) GTEST_SKIP() << "needs two ranks";
+  // DDLSCALE_CHECK_AGREEMENT=1 is read when a communicator is made, on every rank alike.
+  ASSERT_EQ(setenv("DDLSCALE_CHECK_AGREEMENT", "1", 1), 0);
+  ddl_comm comm = nullptr;
+  const ddl_result made = makeCommunicator(&comm);
+  unsetenv("DDLSCALE_CHECK_AGREEMENT");
+  ASSERT_EQ(made, DDL_SUCCESS) << ddl_last_error();
+  const int rank = worldRank();
+  std::vector<std::uint16_t> halves(64, 0x3c00);  // 1.0 in float16; about 1.9 in bfloat16
+  EXPECT_EQ(ddl_allreduce(comm, halves.data(), halves.data(), halves.size(), rank == 1 ? DDL_BFLOAT16 : DDL_FLOAT16),
+            DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 0 calls allreduce of 64 float16"), std::string::npos) << ddl_last_error();
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce of 64 bfloat16"), std::string::npos) << ddl_last_error();
+  EXPECT_EQ(halves, std::vector<std::uint16_t>(64, 0x3c00));
+  std::vector<float> values(100, 1.0f);
+  EXPECT_EQ(ddl_allreduce(comm, values.data(), values.data(), rank == 1 ? 99 : 100, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce of 99 float32 (the communicator's call 2)"),
+            std::string::npos)
+      << ddl_last_error();
+  EXPECT_EQ(wrongAfterAllreduce(comm, 5000, rank, worldSize(), false), 0);
+  EXPECT_EQ(ddl_comm_destroy(comm), DDL_SUCCESS);
+}
+
 TEST_F(LibraryApi, AnAllGatherPutsEachRanksBlockInItsPlace) {
   const std::size_t count = 3001;
   std::vector<float> mine(count), gathered(count * static_cast<std::size_t>(size_), std::nanf(""));

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "runtime/mpi/eager_limit.hpp"
@@ -50,6 +52,27 @@ TEST(MpiTransport, GivesUpOnAPeerThatNeverSendsAtTheDeadline) {
   if (transport.rank() == 1) MPI_Send(&value, sizeof value, MPI_BYTE, 0, 77, MPI_COMM_WORLD);
   if (transport.rank() == 0) {
     EXPECT_NO_THROW(waitSomeWithin(transport, std::chrono::seconds(30)));
+  }
+}
+
+// Creating a library's transport is collective: a rank that never comes must end the others' wait at the
+// deadline with an error they can handle, not block them in MPI_Comm_dup; and the rank that comes after
+// they gave up must not block either, in the duplicate or in what follows it.
+TEST(MpiTransport, CreationGivesUpAtItsDeadlineOnARankThatDoesNotCome) {
+  if (worldSize() < 2) GTEST_SKIP() << "needs two ranks";
+  if (worldSize() > 4) GTEST_SKIP() << "held at 2 to 4 ranks: the same waits, 4 s each";
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const auto patience = std::chrono::milliseconds(1000);
+  if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // after the others gave up
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(MpiTransport::overDuplicateOf(MPI_COMM_WORLD, patience), TransportError) << "rank " << rank;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, patience + std::chrono::milliseconds(1500)) << "rank " << rank;
+  MPI_Barrier(MPI_COMM_WORLD);
+  // Every rank on time: the transport is made, and knows at once which ranks share its memory.
+  auto transport = MpiTransport::overDuplicateOf(MPI_COMM_WORLD, std::chrono::seconds(30));
+  if (sharedMemoryEagerPayload() > 0) {
+    for (Rank peer = 0; peer < worldSize(); ++peer) EXPECT_EQ(transport->eagerBytes(peer), sharedMemoryEagerPayload()) << peer;
   }
 }
 
