@@ -20,7 +20,7 @@
 #include "common/invalid_argument.hpp"
 #include "runtime/bench/bench_command.hpp"
 #include "runtime/deadline_timer.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 #include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/train/train_command.hpp"
 

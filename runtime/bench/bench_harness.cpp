@@ -13,7 +13,7 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "common/output_file.hpp"

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 
 namespace ddl {
 namespace {

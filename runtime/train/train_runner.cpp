@@ -18,7 +18,7 @@
 #include "algorithms/io/trace_json.hpp"
 #include "algorithms/training/measured_effects.hpp"
 #include "runtime/bench/bench_collective.hpp"
-#include "runtime/fault_injection.hpp"
+#include "common/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
 #include "scenarios/scenario.hpp"

@@ -13,6 +13,12 @@
 //
 // Usage is ddlsim's: mpirun -np K ddlsim SCENARIO [options]. Each rank's ddlsim runs --jobs simulations at
 // once (default: its machine's cores), so give -j where ranks share a machine.
+//
+// No wait on another rank is without a deadline: a rank that stops (a node lost, a process frozen) would
+// otherwise hold the others in MPI forever, after rank 0 had printed the results even. Shares are every
+// K-th simulation, so they take about as long: a rank waits for the others' shares up to ten times its own
+// plus a margin, and for each step after them up to the margin alone (60 s; DDLSIM_MPI_PATIENCE_S sets it),
+// then ends the job (MPI_Abort, status 3) naming the step.
 
 #include <fcntl.h>
 #include <mpi.h>
@@ -20,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +35,10 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "common/fault_injection.hpp"
 
 extern char** environ;
 
@@ -58,6 +68,28 @@ int runAndWait(const std::string& program, const std::vector<std::string>& argum
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Waits for `request` until `deadline`, or ends the job saying that `what` did not end in time.
+void waitUntil(MPI_Request& request, std::chrono::steady_clock::time_point deadline, int rank, const std::string& what) {
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr, "ddlsim-mpi: rank %d: %s did not end in time: a rank stopped or was lost; ending the job\n",
+                   rank, what.c_str());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// The margin every wait on the other ranks gets: DDLSIM_MPI_PATIENCE_S seconds, else 60.
+std::chrono::duration<double> patience() {
+  const char* given = std::getenv("DDLSIM_MPI_PATIENCE_S");
+  const double seconds = given ? std::atof(given) : 0;
+  return std::chrono::duration<double>(seconds > 0 ? seconds : 60);
+}
+
 std::string readWhole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -82,6 +114,8 @@ int main(int argc, char** argv) {
   const std::string share = folder + "/share.json", errors = folder + "/stderr";
 
   // 1. This rank's share; rank 0's messages go straight to the job's standard error.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point shareStarted = Clock::now();
   if (status == 0) {
     std::vector<std::string> shareArguments = arguments;
     shareArguments.insert(shareArguments.end(), {"--share", std::to_string(rank) + "/" + std::to_string(ranks), "--share-out", share});
@@ -90,7 +124,11 @@ int main(int argc, char** argv) {
 
   // 2. Every rank's status; the lowest failing rank speaks for the job.
   std::vector<int> statuses(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&status, 1, MPI_INT, statuses.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  const auto margin = std::chrono::duration_cast<Clock::duration>(patience());
+  const Clock::duration shareTime = Clock::now() - shareStarted;
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallgather(&status, 1, MPI_INT, statuses.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);
+  waitUntil(request, Clock::now() + 10 * shareTime + margin, rank, "waiting for the other ranks' shares of the sweep");
   int failing = -1;
   for (int r = 0; r < ranks && failing < 0; ++r)
     if (statuses[static_cast<std::size_t>(r)] != 0) failing = r;
@@ -103,7 +141,8 @@ int main(int argc, char** argv) {
     const std::string mine = readWhole(share);
     const int length = static_cast<int>(mine.size());
     std::vector<int> lengths(static_cast<std::size_t>(ranks)), offsets(static_cast<std::size_t>(ranks));
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Igather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    waitUntil(request, Clock::now() + margin, rank, "gathering the shares' sizes");
     std::string all;
     if (rank == 0) {
       int total = 0;
@@ -113,7 +152,10 @@ int main(int argc, char** argv) {
       }
       all.resize(static_cast<std::size_t>(total));
     }
-    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Igatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD,
+                 &request);
+    waitUntil(request, Clock::now() + margin, rank, "gathering the shares");
+    ddl::freezeIfAsked("results", rank);
     if (rank == 0) {
       std::vector<std::string> resultArguments = arguments;
       resultArguments.push_back("--sweep-values");
@@ -125,9 +167,15 @@ int main(int argc, char** argv) {
       }
       result = runAndWait(ddlsim, resultArguments, "");
     }
-    MPI_Bcast(&result, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    // Rank 0 writes the results meanwhile (plots too): up to ten shares' time, as the shares themselves.
+    MPI_Ibcast(&result, 1, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    waitUntil(request, Clock::now() + 10 * shareTime + margin, rank, "waiting for rank 0 to write the results");
   }
   if (!folder.empty()) std::filesystem::remove_all(folder);
+  // MPI_Finalize waits for every rank too.
+  ddl::freezeIfAsked("finalize", rank);
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  waitUntil(request, Clock::now() + margin, rank, "the last barrier before MPI_Finalize");
   MPI_Finalize();
   return result;
 }

@@ -123,6 +123,14 @@ TEST(PlatformXml, NestedZonesRouteEveryPairAsTheClusterDoes) {
                                     "shared-gpu");
 }
 
+TEST(PlatformXml, LinkNamesThatXmlMustEscapeAreWrittenSoThatSimGridReadsThemBack) {
+  // A topology file may name a link anything JSON holds: written as it is, this one left a file no XML
+  // parser reads, with exit 0. (No space: the route listing separates links by spaces.)
+  Topology topology = shippedTopology("bigbasin-p100-50gbe", 0);
+  topology.node.links.front().name = "nvlink\"gpu0\"&<gpu1>'";
+  expectEveryRouteAsTheClusterHasIt(Cluster(topology, 8, Placement::Packed), "escaped-names");
+}
+
 TEST(PlatformXml, GrowsWithTheNodesNotWithThePairsOfGpus) {
   // 256 Minsky GPUs: 64 nodes of 4 GPUs (12 routes between them, 8 to and from the gateway), 4 leaves of 16
   // nodes and their uplink zone (17 x 16 zoneRoutes each), 4 x 3 between leaves: 2380, not 256 x 255.

@@ -9,8 +9,9 @@
 // (before a timing barrier), allreduce (before running a schedule), baseline (before the library's
 // collective), in-baseline (inside the MPI library's collective, once the watchdog counts this rank as in
 // it: a library collective that is slow on this rank), compute (a training iteration's backward pass),
-// results (before gathering the results) or finalize (before the last barrier). It says so on stderr
-// first. Unset, it costs one comparison per point.
+// results (before gathering the results) or finalize (before the last barrier); in `mpirun ddlsim`
+// (sim/sweep/mpi_sweep_main.cpp), results (once the shares are gathered, before rank 0's results are
+// awaited) and finalize. It says so on stderr first. Unset, it costs one comparison per point.
 
 namespace ddl {
 
