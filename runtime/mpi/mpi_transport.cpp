@@ -57,6 +57,10 @@ std::unique_ptr<MpiTransport> MpiTransport::overDuplicateOf(MPI_Comm parent, std
   if (!completesBy(request, deadline)) throw TransportError(late);
   auto transport = std::make_unique<MpiTransport>(duplicate);
   transport->ownsCommunicator_ = true;
+  // The duplicate is the library's own: a message that fails (a receive too short for what came, where
+  // ranks disagree on a count) is reported by the transport naming the peer, not by Open MPI's abort.
+  MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
+  transport->errorsReturn_ = true;
   transport->reserveChannels(0);
   return transport;
 }
@@ -202,7 +206,14 @@ constexpr unsigned kPollsPerClockRead = 16;
 bool MpiTransport::testSome(std::vector<RequestId>& finished) {
   indices_.resize(requests_.size());
   int count = 0;
-  MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
+  if (!errorsReturn_) {
+    MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE);
+  } else {
+    statuses_.resize(requests_.size());
+    if (MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), statuses_.data()) !=
+        MPI_SUCCESS)
+      throwFailedMessage(count);
+  }
   if (count <= 0) return false;  // MPI_UNDEFINED: none active
   for (int i = 0; i < count; ++i) {
     const auto index = static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)]);
@@ -225,6 +236,28 @@ bool MpiTransport::testSome(std::vector<RequestId>& finished) {
   return true;
 }
 
+void MpiTransport::throwFailedMessage(int count) const {
+  for (int i = 0; i < count; ++i) {
+    const MPI_Status& status = statuses_[static_cast<std::size_t>(i)];
+    if (status.MPI_ERROR == MPI_SUCCESS) continue;
+    const int peer = peers_[static_cast<std::size_t>(indices_[static_cast<std::size_t>(i)])];
+    const bool sending = peer > 0;
+    const int other = sending ? peer - 1 : -1 - peer;
+    int errorClass = 0;
+    MPI_Error_class(status.MPI_ERROR, &errorClass);
+    if (errorClass == MPI_ERR_TRUNCATE)
+      throw TransportError("a message from rank " + std::to_string(other) + " is longer than the receive rank " +
+                           std::to_string(rank_) + " posted for it: the ranks disagree on this collective's count or "
+                           "element type (DDLSCALE_CHECK_AGREEMENT=1 names both)");
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(status.MPI_ERROR, text, &length);
+    throw TransportError(std::string(sending ? "a send to" : "a receive from") + " rank " + std::to_string(other) +
+                         " failed: " + text);
+  }
+  throw TransportError("MPI_Testsome failed without naming the message");
+}
+
 void MpiTransport::pollFor(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   // The patience counts from the first clock read, kPollsPerClockRead polls in: a wait that ends sooner
   // reads no clock at all.
@@ -242,7 +275,8 @@ void MpiTransport::pollFor(std::chrono::milliseconds patience, std::vector<Reque
 
 void MpiTransport::abortJob(const std::string& message) {
   if (watchdog_) watchdog_->stopJob(message);
-  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
+  // A transport over its own duplicate is libddlscale's (overDuplicateOf); ddlrun's runs over its job's.
+  std::fprintf(stderr, "%s: rank %d: %s\n", ownsCommunicator_ ? "ddlscale" : "ddlrun", rank_, message.c_str());
   std::fflush(stderr);
   MPI_Abort(communicator_, 3);
   std::abort();  // MPI_Abort does not return

@@ -58,6 +58,8 @@ class MpiTransport final : public Transport {
   int checkedCount(std::size_t bytes) const;
   // Appends what has completed to `finished`, without waiting; whether anything had.
   bool testSome(std::vector<RequestId>& finished);
+  // The TransportError for the first of `count` finished requests whose status holds an error.
+  [[noreturn]] void throwFailedMessage(int count) const;
   void pollFor(std::chrono::milliseconds patience, std::vector<RequestId>& finished);
   std::string describePending() const;
 
@@ -72,6 +74,8 @@ class MpiTransport final : public Transport {
   std::vector<int> peers_;             // parallel to ids_: the peer, +1 for a send, -1 - peer for a receive
   std::vector<RequestId> finished_;    // host reductions, done when posted
   std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;   // where errorsReturn_: Testsome's, to name a failed message
+  bool errorsReturn_ = false;          // MPI_ERRORS_RETURN on the communicator (overDuplicateOf's)
   // A persistent request and the post it was set up for, by RepeatedPost::slot.
   struct Persistent {
     MPI_Request request = MPI_REQUEST_NULL;

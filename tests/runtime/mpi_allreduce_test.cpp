@@ -76,6 +76,30 @@ TEST(MpiTransport, CreationGivesUpAtItsDeadlineOnARankThatDoesNotCome) {
   }
 }
 
+// Over the library's own duplicate, a message longer than the receive posted for it (ranks that disagree on a
+// count) is a TransportError naming the peer, not Open MPI's abort of the job with no word of ours.
+TEST(MpiTransport, AMessageLongerThanItsReceiveIsNamedByTheTransport) {
+  if (worldSize() < 2) GTEST_SKIP() << "needs two ranks";
+  auto transport = MpiTransport::overDuplicateOf(MPI_COMM_WORLD, std::chrono::seconds(30));
+  double sent = 1.5;
+  float received = 0;
+  if (transport->rank() == 1) {
+    transport->postSend(0, 5, &sent, sizeof sent);
+    EXPECT_NO_THROW(waitSomeWithin(*transport, std::chrono::seconds(30)));
+  } else if (transport->rank() == 0) {
+    transport->postReceive(1, 5, &received, sizeof received);
+    try {
+      waitSomeWithin(*transport, std::chrono::seconds(30));
+      ADD_FAILURE() << "a receive of 4 bytes took a message of 8";
+    } catch (const TransportError& error) {
+      EXPECT_NE(std::string(error.what()).find("a message from rank 1 is longer than the receive rank 0 posted for it"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // Every rank of a job on one machine shares memory with every other: after reserveChannels each peer
 // gets Open MPI's shared-memory eager payload, and before it none (the ranks have not agreed yet).
 TEST(MpiTransport, EagerBytesAreTheSharedMemoryLimitBetweenRanksOfOneMachine) {
