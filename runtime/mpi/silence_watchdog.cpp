@@ -139,6 +139,7 @@ std::string SilenceWatchdog::heardTheRoll() {
     Answer answer;
     MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
     if (answer.round <= rounds_) continue;  // a roll call this rank has already seen to its end
+    answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
     early_[status.MPI_SOURCE] = answer;
     return "rank " + std::to_string(status.MPI_SOURCE) + " called the roll";
   }
