@@ -15,6 +15,7 @@ import glob
 import os
 import statistics
 
+from compare import inside
 from results_input import BadInput, read_json
 
 
@@ -105,10 +106,8 @@ def with_point_intervals(rows):
 def covered(row):
     """Whether the row's 90% interval contains its measurement, of its primary quantity."""
     if "measured" in row:
-        low, high = row["interval"]
-        return low <= row["measured"] <= high
-    low, high = row["efficiency_interval"]
-    return low <= row["measured_efficiency"] <= high
+        return inside(row["interval"], row["measured"])
+    return inside(row["efficiency_interval"], row["measured_efficiency"])
 
 
 def score(rows):
@@ -123,8 +122,8 @@ def score(rows):
     if efficient:
         result.update(efficiency_points=len(efficient), median_abs_efficiency_error=statistics.median(efficient),
                       max_abs_efficiency_error=max(efficient),
-                      efficiency_covered=sum(row["efficiency_interval"][0] <= row["measured_efficiency"]
-                                             <= row["efficiency_interval"][1] for row in efficiency_rows))
+                      efficiency_covered=sum(inside(row["efficiency_interval"], row["measured_efficiency"])
+                                             for row in efficiency_rows))
     return result
 
 

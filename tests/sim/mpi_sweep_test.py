@@ -26,22 +26,24 @@ def mpirun(ranks, *arguments):
     return run([MPIRUN, *MPIRUN_FLAGS, "-np", str(ranks), DDLSIM, *arguments])
 
 
+def cut_down(folder, name, gpus, algorithms):
+    """The DDL scenario with only `gpus` and its first `algorithms` algorithms, written to `folder`/`name`."""
+    with open(os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), encoding="utf-8") as handle:
+        scenario = json.load(handle)
+    scenario["gpus"] = gpus
+    scenario["algorithms"] = scenario["algorithms"][:algorithms]
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(scenario, handle, indent=1)
+    return path
+
+
 class MpiSweep(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.mkdtemp(prefix="ddlscale-mpi-sweep-")
-        with open(os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), encoding="utf-8") as handle:
-            scenario = json.load(handle)
-        scenario["gpus"] = [1, 4, 8]  # with two algorithms: 10 simulations, seconds in all
-        scenario["algorithms"] = scenario["algorithms"][:2]
-        cls.scenario = os.path.join(cls.folder, "cut-down.json")
-        with open(cls.scenario, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle, indent=1)
-        scenario["gpus"] = [4]
-        scenario["algorithms"] = scenario["algorithms"][:1]
-        cls.one_point = os.path.join(cls.folder, "one-point.json")
-        with open(cls.one_point, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle, indent=1)
+        cls.scenario = cut_down(cls.folder, "cut-down.json", [1, 4, 8], 2)  # 10 simulations, seconds in all
+        cls.one_point = cut_down(cls.folder, "one-point.json", [4], 1)
         cls.alone = {}
 
     @classmethod
@@ -103,13 +105,7 @@ class MpiSweepWhenARankStops(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.mkdtemp(prefix="ddlscale-mpi-sweep-stops-")
-        with open(os.path.join(SOURCE, "scenarios", "powerai-ddl-resnet50.json"), encoding="utf-8") as handle:
-            scenario = json.load(handle)
-        scenario["gpus"] = [4]
-        scenario["algorithms"] = scenario["algorithms"][:1]
-        cls.one_point = os.path.join(cls.folder, "one-point.json")
-        with open(cls.one_point, "w", encoding="utf-8") as handle:
-            json.dump(scenario, handle, indent=1)
+        cls.one_point = cut_down(cls.folder, "one-point.json", [4], 1)
 
     @classmethod
     def tearDownClass(cls):
