@@ -24,6 +24,7 @@ ALGORITHM_COLOURS = {
     "double-binary-tree": "#e377c2",  # pink
     "torus-2d": "#17becf",            # cyan
     "hierarchical": "#ff7f0e",        # orange
+    "nccl-ring": "#76b900",           # lime
 }
 ALGORITHM_MARKERS = {
     "ring": "o",
@@ -34,6 +35,7 @@ ALGORITHM_MARKERS = {
     "double-binary-tree": ">",
     "torus-2d": "p",
     "hierarchical": "h",
+    "nccl-ring": "D",
 }
 # For names outside the table: tones apart from the table's, and from the greys and black below.
 FALLBACK_COLOURS = ("#393b79", "#637939", "#bcbd22", "#8c6d31", "#e7ba52", "#843c39", "#7b4173", "#b5cf6b")

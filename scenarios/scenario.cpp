@@ -414,7 +414,7 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
     const JsonReader at = reader.at(std::string(declaration.key));
     if (option.derived) {
       try {
-        declaration.set(options, declaration.derive(definition, {topology.name, topologyGrid(topology, gpus), topology.node.gpus},
+        declaration.set(options, declaration.derive(definition, {topology.name, topologyGrid(topology, gpus), topology.node.gpus, topology.nicsUsed},
                                                      gpus));
       } catch (const InvalidArgument& error) {
         at.fail(error.message());

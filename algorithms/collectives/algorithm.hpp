@@ -20,6 +20,7 @@ enum OptionSet : unsigned {
   kRanksPerNode = 1u << 1,
   kInner = 1u << 2,
   kChunkBytes = 1u << 3,
+  kChannels = 1u << 4,
 };
 
 // For algorithms that run on any number of ranks and distinguish no link levels.

@@ -12,11 +12,15 @@
 
 namespace ddl {
 
+// The most channels an algorithm runs side by side: NCCL's MAXCHANNELS (src/include/device.h, v2.23.4-1).
+constexpr int kMaxChannels = 32;
+
 struct AlgorithmOptions {
   std::optional<std::vector<int>> dims{};    // ddl: ring sizes, fastest-varying first ("4x16x4"); torus-2d: WxH
   std::optional<int> ranksPerNode{};         // hierarchical
   std::optional<std::string> inner{};        // hierarchical, torus-2d: allreduce run across nodes / columns
   std::optional<std::int64_t> chunkBytes{};  // double-binary-tree: pipeline chunk size
+  std::optional<int> channels{};             // nccl-ring: rings side by side, each on a part of the buffer
 };
 
 // "4x16x4" -> {4, 16, 4}. Throws InvalidArgument("dims", ...) on anything else.

@@ -37,6 +37,14 @@ OptionValue gpusOfOneNode(const AlgorithmDefinition&, const ClusterShape& cluste
   return static_cast<std::int64_t>(std::min(gpus, cluster.gpusPerNode));
 }
 
+// NCCL v2.23.4-1 on a node whose NICs are as fast as a GPU's PCIe link (DGX H100: 50 and 48 GB/s): the ring
+// search finds one ring per NIC, entering and leaving the node through it (src/graph/search.cc), and
+// ncclTopoPostset doubles the rings it found (src/graph/connect.cc), at most MAXCHANNELS: 16 on DGX H100,
+// as NCCL's own log of "16 coll channels" on H100 shows (NVIDIA/nccl#1453).
+OptionValue twoChannelsPerNic(const AlgorithmDefinition&, const ClusterShape& cluster, int) {
+  return static_cast<std::int64_t>(std::min(kMaxChannels, 2 * std::max(1, cluster.nicsPerNode)));
+}
+
 const OptionDeclaration kOptions[] = {
     {.bit = kDims,
      .name = "dims",
@@ -54,7 +62,7 @@ const OptionDeclaration kOptions[] = {
      .type = OptionType::Count,
      .minimum = 1,
      .maximum = kMaxRanks,
-     .help = "ranks per node: consecutive ranks that reduce among themselves first",
+     .help = "ranks per node, consecutive (hierarchical reduces among them first; nccl-ring's channels enter each node at another of them)",
      .derivedBy = "node",
      .derivation = "the topology's GPUs per node (at most the GPU count)",
      .derive = gpusOfOneNode,
@@ -76,6 +84,19 @@ const OptionDeclaration kOptions[] = {
      .help = "pipeline chunk size in bytes of double-binary-tree, alone or as an inner allreduce (default 512 KiB)",
      .get = getField<&AlgorithmOptions::chunkBytes, std::int64_t>,
      .set = setField<&AlgorithmOptions::chunkBytes, std::int64_t>},
+    {.bit = kChannels,
+     .name = "channels",
+     .key = "channels",
+     .type = OptionType::Count,
+     .minimum = 1,
+     .maximum = kMaxChannels,
+     .help = "rings side by side, each over its own part of the buffer and entering each node at another GPU "
+             "(NCCL's channels; default 1)",
+     .derivedBy = "topology",
+     .derivation = "two per NIC cabled to each node, at most 32 (NCCL's ring search and ncclTopoPostset)",
+     .derive = twoChannelsPerNic,
+     .get = getField<&AlgorithmOptions::channels, std::int64_t>,
+     .set = setField<&AlgorithmOptions::channels, std::int64_t>},
 };
 
 }  // namespace

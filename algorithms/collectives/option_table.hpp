@@ -34,6 +34,7 @@ struct ClusterShape {
   std::vector<int> grid;  // GPUs per node x nodes per leaf x leaves, sizes of 1 dropped; empty where the GPUs
                           // do not fill whole nodes and leaves
   int gpusPerNode = 1;
+  int nicsPerNode = 1;  // cabled to the fabric (the topology's nics_used)
 };
 
 struct OptionDeclaration {

@@ -19,6 +19,7 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kDoubleBinaryTreeAllreduce,
     &kTorus2dAllreduce,
     &kHierarchicalAllreduce,
+    &kNcclRingAllreduce,
     &kRingReduceScatter,
     &kRingAllGather,
 };

@@ -8,14 +8,41 @@
 
 namespace ddl {
 
+// The order in which a ring visits a group's members. The group falls into runs of `runLength`
+// consecutive members (a node's ranks); the ring walks the runs in order and enters each at its member
+// `firstInRun`, going round the run from there. So the ring's one crossing from each run to the next
+// leaves from member firstInRun − 1 and enters at member firstInRun: rings that differ only in
+// `firstInRun` cross between nodes from different GPUs, through different NICs (NCCL's channels on
+// rails). runLength 1 is the plain ring of the group.
+struct RingOrder {
+  Group group;
+  int runLength = 1;   // divides group.size
+  int firstInRun = 0;  // 0 .. runLength − 1
+
+  int size() const { return group.size; }
+  // The member at `position` (0 .. size − 1) of the ring, and the position of member rank `rank`.
+  Rank rank(int position) const {
+    const int run = position - position % runLength;
+    return group.rank(run + (position % runLength + firstInRun) % runLength);
+  }
+  int position(Rank member) const {
+    const int index = group.indexOf(member);
+    const int run = index - index % runLength;
+    return run + (index % runLength - firstInRun + runLength) % runLength;
+  }
+};
+
 // After g−1 steps member i holds blockOf(range, g, i) summed over the group. In step s member i sends
 // block i−s−1 and receives-and-reduces block i−s−2, so each block travels g−1 hops collecting one
 // contribution per hop and ends at the member of its index.
 void appendRingReduceScatter(ProgramBuilder& builder, const Group& group, Range range, Channel channel = 0);
+// The same with member i the ring's position i: blocks are numbered by ring position.
+void appendRingReduceScatter(ProgramBuilder& builder, const RingOrder& ring, Range range, Channel channel = 0);
 
 // Member i starts with blockOf(range, g, i); after g−1 steps every member holds every block. In step s
 // member i sends block i−s and receives block i−s−1.
 void appendRingAllGather(ProgramBuilder& builder, const Group& group, Range range, Channel channel = 0);
+void appendRingAllGather(ProgramBuilder& builder, const RingOrder& ring, Range range, Channel channel = 0);
 
 // Exact schedule times: every step moves at most ceil(n/g) elements, and the largest block's chain of
 // g−1 hops is the critical path, so (g−1)(α + ⌈n/g⌉·s·(β+γ)) and (g−1)(α + ⌈n/g⌉·s·β) for element size s.

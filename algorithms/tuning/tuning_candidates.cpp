@@ -66,6 +66,13 @@ std::vector<AlgorithmOptions> optionsToTry(const AlgorithmDefinition& algorithm,
       options.dims = std::move(grid);
       withInners(options);
     }
+  } else if (algorithm.options & kChannels) {  // nccl-ring: the node's ranks, one and two channels per NIC
+    options.ranksPerNode = std::min(ranks, cluster.gpusPerNode);
+    const int perNic = std::max(1, ranks > cluster.gpusPerNode ? cluster.nicsPerNode : 1);
+    for (int channels : {perNic, 2 * perNic}) {
+      options.channels = std::min(channels, kMaxChannels);
+      tried.push_back(options);
+    }
   } else if (algorithm.options & kRanksPerNode) {  // hierarchical
     for (int perNode = 2; perNode <= ranks / 2; ++perNode) {
       if (ranks % perNode != 0) continue;

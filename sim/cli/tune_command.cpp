@@ -47,7 +47,8 @@ struct Arguments {
 // than a program holds drops its candidate, which then cannot choose any size.
 std::vector<AlgorithmChoice> runnableCandidates(const Arguments& args, CollectiveKind kind, const Cluster& cluster,
                                                 std::int64_t largest) {
-  const ClusterShape shape{cluster.topology().name, topologyGrid(cluster.topology(), args.gpus), cluster.topology().node.gpus};
+  const ClusterShape shape{cluster.topology().name, topologyGrid(cluster.topology(), args.gpus), cluster.topology().node.gpus,
+                          cluster.topology().nicsUsed};
   std::vector<AlgorithmChoice> runnable;
   for (AlgorithmChoice& candidate : tuningCandidates(kind, args.gpus, shape, args.algorithms)) {
     try {

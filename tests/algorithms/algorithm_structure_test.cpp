@@ -1,9 +1,13 @@
 // The schedules have the shape their papers describe: who talks to whom, how many messages, how many bytes.
 
+#include <set>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "algorithms/collectives/binary_tree.hpp"
 #include "algorithms/schedule/traffic.hpp"
+#include "common/invalid_argument.hpp"
 #include "tests/algorithms/schedule_test_support.hpp"
 
 namespace ddl::testing {
@@ -19,6 +23,73 @@ TEST(RingAllreduce, EveryRankSendsTwoPMinusOneBlocksToItsRightNeighbour) {
     EXPECT_DOUBLE_EQ(traffic.bytesSent, 2.0 * (p - 1) / p * 800 * 4);
     for (const Step& step : program.steps()) EXPECT_EQ(step.peer, step.sends() ? (rank + 1) % p : (rank + p - 1) % p);
   }
+}
+
+// 4 nodes of 8: channel c enters every node at local rank c and leaves it from local rank c − 1, so the 8
+// channels leave each node from 8 different ranks (through 8 NICs) and enter it at 8 different ranks.
+TEST(NcclRingAllreduce, EachChannelCrossesBetweenNodesFromItsOwnRankOfTheNode) {
+  const int p = 32, perNode = 8;
+  const Schedule schedule = allreduce("nccl-ring", p, p * 8 * 10, {.ranksPerNode = perNode, .channels = perNode});
+  std::set<std::pair<int, int>> crossings;  // (channel, local rank that sends across)
+  for (Rank rank = 0; rank < p; ++rank) {
+    const Program program = schedule.program(rank);
+    for (const Step& step : program.steps()) {
+      if (!step.sends() || step.peer / perNode == rank / perNode) continue;
+      EXPECT_EQ(rank % perNode, (step.channel + perNode - 1) % perNode) << "rank " << rank << ", channel " << step.channel;
+      EXPECT_EQ(step.peer % perNode, step.channel) << "rank " << rank << " to " << step.peer;
+      EXPECT_EQ(step.peer / perNode, (rank / perNode + 1) % (p / perNode)) << "rank " << rank << " to " << step.peer;
+      crossings.insert({step.channel, rank % perNode});
+    }
+  }
+  EXPECT_EQ(crossings.size(), 8u);
+}
+
+// The channels split the buffer: every rank sends what one ring would, 2(P−1)/P of it, in 2(P−1) messages
+// per channel, and each channel keeps to its own part.
+TEST(NcclRingAllreduce, ChannelsShareOutTheRingsTrafficByParts) {
+  const int p = 16, channels = 4;
+  const Elements elements = p * channels * 25;
+  const Schedule schedule = allreduce("nccl-ring", p, elements, {.ranksPerNode = 4, .channels = channels});
+  for (Rank rank = 0; rank < p; ++rank) {
+    const Program program = schedule.program(rank);
+    const RankTraffic traffic = trafficOf(program, 4);
+    EXPECT_EQ(traffic.sends, channels * 2 * (p - 1));
+    EXPECT_DOUBLE_EQ(traffic.bytesSent, 2.0 * (p - 1) / p * static_cast<double>(elements) * 4);
+    for (const Step& step : program.steps()) {
+      const Range part = blockOf({0, elements}, channels, step.channel);
+      EXPECT_TRUE(step.range.offset >= part.offset && step.range.offset + step.range.count <= part.offset + part.count)
+          << "rank " << rank << ", channel " << step.channel;
+    }
+  }
+}
+
+TEST(NcclRingAllreduce, OneChannelWithOneRankPerNodeIsThePlainRing) {
+  const Schedule ring = allreduce("ring", 12, 12 * 7 + 5);
+  const Schedule single = allreduce("nccl-ring", 12, 12 * 7 + 5, {.ranksPerNode = 1, .channels = 1});
+  for (Rank rank = 0; rank < 12; ++rank) {
+    const Program a = ring.program(rank), b = single.program(rank);
+    ASSERT_EQ(a.size(), b.size());
+    for (StepIndex i = 0; i < a.size(); ++i) {
+      const Step &x = a.steps()[static_cast<std::size_t>(i)], &y = b.steps()[static_cast<std::size_t>(i)];
+      EXPECT_TRUE(x.kind == y.kind && x.peer == y.peer && x.range == y.range && x.channel == y.channel)
+          << "rank " << rank << " step " << i;
+    }
+  }
+}
+
+TEST(NcclRingAllreduce, RefusesChannelsAndNodeSizesItCannotRun) {
+  const auto fieldOf = [](const AlgorithmOptions& options) {
+    try {
+      allreduce("nccl-ring", 16, 1024, options);
+    } catch (const InvalidArgument& error) {
+      return error.field();
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = 0}), "channels");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels + 1}), "channels");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 3, .channels = 2}), "ranks-per-node");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels}), "none");
 }
 
 TEST(DdlAllreduce, EachMessageStaysWithinOneDimensionsRing) {

@@ -104,6 +104,15 @@ TEST(ClosedForm, EqualsTheScheduleWalkForTorusWithEveryInnerAlgorithm) {
                                      {.dims = std::vector<int>{width, ranks / width}, .inner = inner});
 }
 
+// Its channels share no link in the walk, so the one with the largest part ends last.
+TEST(ClosedForm, EqualsTheScheduleWalkForNcclRingOnEveryNodeSizeAndChannelCount) {
+  for (int ranks : {2, 6, 8, 24, 64})
+    for (int perNode : divisorsOf(ranks))
+      for (int channels : {1, 2, 3, 8})
+        for (Elements elements : elementGrid(ranks))
+          expectClosedFormEqualsWalk(kNcclRingAllreduce, ranks, elements, {.ranksPerNode = perNode, .channels = channels});
+}
+
 // Pipelined trees: exact when every chunk has one size, which these element counts give with 4 KiB chunks
 // (2 trees x chunks x 1024 four-byte elements).
 TEST(ClosedForm, EqualsTheScheduleWalkForDoubleBinaryTreeWithEqualChunks) {

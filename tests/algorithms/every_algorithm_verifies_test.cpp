@@ -70,7 +70,29 @@ std::vector<Case> cases() {
     // repeat, at five times the cost, what the flat cases above already prove of each inner algorithm.)
     Case hierarchical{CollectiveKind::Allreduce, "hierarchical", p, {}, "hierarchical_every_node_size" + suffix};
     Case torus{CollectiveKind::Allreduce, "torus-2d", p, {}, "torus_2d_every_grid" + suffix};
+    // Up to 32 ranks every node size, with one channel per rank of a node (every rank a ring's first), twice
+    // that, or 3 (channels that divide neither the node's ranks nor, often, the elements), in turn. Beyond,
+    // where each shape takes seconds, two: nodes of up to 8 ranks with a channel per rank, and 3 channels
+    // of plain rings.
+    Case ncclRing{CollectiveKind::Allreduce, "nccl-ring", p, {}, "nccl_ring_node_sizes" + suffix};
     const std::vector<int> divisors = divisorsOf(p);
+    std::vector<std::pair<int, int>> ncclShapes;  // (ranks per node, channels)
+    if (p > 32) {
+      int node = 1;
+      for (int d : divisors) node = d <= 8 ? d : node;
+      ncclShapes = {{node, node}, {1, 3}};
+    }
+    for (std::size_t i = 0; i < divisors.size() && p <= 32; ++i) {
+      const int channels[] = {divisors[i], 2 * divisors[i], 3};
+      ncclShapes.push_back({divisors[i], channels[i % 3]});
+    }
+    for (const auto& [perNode, channels] : ncclShapes) {
+      // Field by field: GCC 12 takes designated initialisers of AlgorithmOptions here for uninitialised.
+      AlgorithmOptions shape;
+      shape.ranksPerNode = perNode;
+      shape.channels = std::min(channels, kMaxChannels);
+      ncclRing.shapes.push_back(shape);
+    }
     for (std::size_t i = 0; i < divisors.size(); ++i) {
       const std::string& inner = kComposable[i % kComposable.size()];
       hierarchical.shapes.push_back({.ranksPerNode = divisors[i], .inner = inner});
@@ -79,6 +101,7 @@ std::vector<Case> cases() {
     }
     all.push_back(hierarchical);
     all.push_back(torus);
+    all.push_back(ncclRing);
   }
   return all;
 }

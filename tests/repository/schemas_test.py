@@ -645,8 +645,8 @@ WRITTEN_WHERE_THEY_APPLY = {
     "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
-    "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical", "inner": "hierarchical, torus-2d",
-    "chunk_bytes": "double-binary-tree, or an inner one", "chosen": "--algorithm auto",
+    "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical, nccl-ring", "inner": "hierarchical, torus-2d",
+    "chunk_bytes": "double-binary-tree, or an inner one", "channels": "nccl-ring", "chosen": "--algorithm auto",
 }
 
 

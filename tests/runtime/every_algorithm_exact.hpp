@@ -22,7 +22,7 @@ struct AlgorithmShape {
 };
 
 // Every algorithm in a shape that fits `ranks`: all factorisations into two dims for ddl and torus-2d,
-// hierarchical at every node size, the pipelined double binary tree.
+// hierarchical at every node size, the pipelined double binary tree, NCCL's ring over several channels.
 inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
   std::vector<AlgorithmShape> all;
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
@@ -36,6 +36,11 @@ inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
       all.push_back({CollectiveKind::Allreduce, "hierarchical", {.ranksPerNode = first, .inner = "double-binary-tree"}});
     }
   all.push_back({CollectiveKind::Allreduce, "hierarchical", {.ranksPerNode = ranks, .inner = "ring"}});
+  // Channels side by side on the transport, each ring entering the nodes at another rank; 3 channels do not
+  // divide the nodes' ranks (nor, often, the elements).
+  const int perNode = ranks % 2 == 0 ? 2 : 1;
+  all.push_back({CollectiveKind::Allreduce, "nccl-ring", {.ranksPerNode = perNode, .channels = 3}});
+  all.push_back({CollectiveKind::Allreduce, "nccl-ring", {.ranksPerNode = ranks, .channels = 2 * ranks}});
   return all;
 }
 

@@ -308,6 +308,30 @@ TEST_F(DdlsimSimulate, ABadScenarioExitsTwoNamingTheFileAndFieldWithoutOutput) {
   EXPECT_NE(result.err.find("scenario"), std::string::npos) << result.err;
 }
 
+// Four DGX H100 nodes, one 400G NIC per GPU: a plain ring crosses every node boundary through one NIC, so it
+// is held to about one NIC's 50 GB/s; eight channels, each entering the nodes at another GPU, use all eight.
+TEST_F(DdlsimSimulate, NcclRingChannelsCarryTheTrafficOfEveryNic) {
+  const auto busbw = [&](const std::string& algorithm) {
+    const Result result = ddlsim("collective " + algorithm + " --topology dgx-h100-ndr --gpus 32 -b 1G -e 1G --json");
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    return result.exitCode == 0 ? nlohmann::json::parse(result.out)["rows"][0]["busbw_Bps"].get<double>() : 0.0;
+  };
+  const double ring = busbw("--algorithm ring");
+  const double channels = busbw("--algorithm nccl-ring --channels 8 --ranks-per-node 8");
+  const double oneChannel = busbw("--algorithm nccl-ring --channels 1 --ranks-per-node 8");
+  EXPECT_LT(ring, 50e9);
+  EXPECT_GT(channels, 6 * ring) << "ring " << ring << " B/s, 8 channels " << channels << " B/s";
+  EXPECT_LT(channels, 8 * 50e9);
+  EXPECT_NEAR(oneChannel, ring, 0.05 * ring);
+  for (const char* bad : {"--channels 0", "--channels 33", "--channels two"}) {
+    const Result result = ddlsim(std::string("collective --algorithm nccl-ring --ranks-per-node 8 ") + bad +
+                                 " --topology dgx-h100-ndr --gpus 32 -b 1M -e 1M");
+    EXPECT_EQ(result.exitCode, 2) << bad;
+    EXPECT_NE(result.err.find("--channels"), std::string::npos) << bad << ": " << result.err;
+    EXPECT_TRUE(result.out.empty()) << bad;
+  }
+}
+
 TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
   Result result = ddlsim("collective --algorithm ddl --dims 4x4 --topology minsky-p100-ib-edr --gpus 16 --bytes 4000000 --json");
   ASSERT_EQ(result.exitCode, 0) << result.err;

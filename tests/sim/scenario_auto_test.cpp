@@ -82,7 +82,8 @@ TEST(ScenarioAuto, TheShippedTablesAreWhatTheSimulatorSaysToday) {
   for (int gpus : {2, 4, 8}) {
     const TuningTable table = scenario.tuningTableFor(automatic, gpus);
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
-    const ClusterShape shape{scenario.topology.name, topologyGrid(scenario.topology, gpus), scenario.topology.node.gpus};
+    const ClusterShape shape{scenario.topology.name, topologyGrid(scenario.topology, gpus), scenario.topology.node.gpus,
+                             scenario.topology.nicsUsed};
     std::set<std::string> candidates;
     for (const AlgorithmChoice& candidate : tuningCandidates(CollectiveKind::Allreduce, gpus, shape)) candidates.insert(candidate.label());
     std::set<std::string> tabled;
