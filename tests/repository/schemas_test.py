@@ -658,7 +658,7 @@ def results_kind(document):
         return "results"
     if "candidates" in document:  # a tuning table, held to its own schema (committed_tuning_tables)
         return None
-    if "overall" in document:  # analysis/validate's scores, whose rows are joined points, not a sweep's rows
+    if "overall" in document:  # analysis/validate's and validate_collectives' scores: joined rows, not a sweep's
         return None
     return "collective-sweep" if "rows" in document else None
 
