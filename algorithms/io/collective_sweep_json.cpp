@@ -47,10 +47,11 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
                              {"parameters", algorithmParametersToJson(sweep.parameters)},
                              {"label", sweep.label},
                              {"ranks", sweep.ranks},
-                             {"hosts", sweep.hosts},
-                             {"ranks_per_host", sweep.ranksPerHost},
                              {"type", sweep.type},
                              {"rows", rows}};
+  // Unknown (0) in files written before they were recorded, which the reader takes without them.
+  if (sweep.hosts > 0) document["hosts"] = sweep.hosts;
+  if (sweep.ranksPerHost > 0) document["ranks_per_host"] = sweep.ranksPerHost;
   if (!sweep.timeOverRanks.empty()) document["time_over_ranks"] = sweep.timeOverRanks;
   requireFiniteNumbers(document, "the collective sweep");
   return document;
