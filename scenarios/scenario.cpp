@@ -44,6 +44,10 @@ ScenarioOption readOption(const JsonReader& reader, const nlohmann::json& value,
     option.derived = true;
     return option;
   }
+  // A string that is not the derivation's name is refused with that name, which the integer's message would hide.
+  if (!declaration.derivedBy.empty() && value.is_string() && declaration.type != OptionType::Grid &&
+      declaration.type != OptionType::AlgorithmName)
+    reader.fail("'" + value.get<std::string>() + "' is neither a number nor \"" + std::string(declaration.derivedBy) + "\"");
   switch (declaration.type) {
     case OptionType::Grid: option.byGpus = readGridsByGpus(reader, value); break;
     case OptionType::Count:
