@@ -133,7 +133,7 @@ def algorithm_of(arguments, group, largest_bucket):
         key = key.replace("-", "_")
         if key == "dims":
             parameters[key] = [int(size) for size in value.split("x")]
-        elif key == "ranks_per_node":
+        elif key in ("ranks_per_node", "channels"):
             parameters[key] = int(value)
         elif key == "chunk_bytes":
             parameters[key] = int(float(value.rstrip("KMG")) * {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(value[-1:], 1))
