@@ -408,6 +408,10 @@ bool Scenario::repeatsAnEarlierEntry(std::size_t index, int gpus) const {
   return false;
 }
 
+ClusterShape clusterShapeOf(const Topology& topology, int gpus) {
+  return {topology.name, topologyGrid(topology, gpus), topology.node.gpus, topology.nicsUsed};
+}
+
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
   if (algorithm.tuned()) return options;
@@ -418,8 +422,7 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
     const JsonReader at = reader.at(std::string(declaration.key));
     if (option.derived) {
       try {
-        declaration.set(options, declaration.derive(definition, {topology.name, topologyGrid(topology, gpus), topology.node.gpus, topology.nicsUsed},
-                                                     gpus));
+        declaration.set(options, declaration.derive(definition, clusterShapeOf(topology, gpus), gpus));
       } catch (const InvalidArgument& error) {
         at.fail(error.message());
       }

@@ -103,6 +103,10 @@ struct Scenario {
   bool repeatsAnEarlierEntry(std::size_t index, int gpus) const;
 };
 
+// What an algorithm's options are derived from (a scenario's "topology" and "node", ddlsim tune's
+// candidates): `topology` at `gpus` GPUs.
+ClusterShape clusterShapeOf(const Topology& topology, int gpus);
+
 // Results of a scenario from `source` ("ddlsim", "ddlrun"), with no points yet.
 ScalingResults emptyResults(const Scenario& scenario, const std::string& source);
 

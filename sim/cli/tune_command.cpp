@@ -22,7 +22,6 @@
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
 #include "sim/sweep/simulation_memory.hpp"
-#include "topologies/topology_grid.hpp"
 
 namespace ddl {
 namespace {
@@ -47,8 +46,7 @@ struct Arguments {
 // than a program holds drops its candidate, which then cannot choose any size.
 std::vector<AlgorithmChoice> runnableCandidates(const Arguments& args, CollectiveKind kind, const Cluster& cluster,
                                                 std::int64_t largest) {
-  const ClusterShape shape{cluster.topology().name, topologyGrid(cluster.topology(), args.gpus), cluster.topology().node.gpus,
-                          cluster.topology().nicsUsed};
+  const ClusterShape shape = clusterShapeOf(cluster.topology(), args.gpus);
   std::vector<AlgorithmChoice> runnable;
   for (AlgorithmChoice& candidate : tuningCandidates(kind, args.gpus, shape, args.algorithms)) {
     try {

@@ -13,7 +13,6 @@
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
 #include "topologies/cluster.hpp"
-#include "topologies/topology_grid.hpp"
 
 namespace ddl {
 namespace {
@@ -82,8 +81,7 @@ TEST(ScenarioAuto, TheShippedTablesAreWhatTheSimulatorSaysToday) {
   for (int gpus : {2, 4, 8}) {
     const TuningTable table = scenario.tuningTableFor(automatic, gpus);
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
-    const ClusterShape shape{scenario.topology.name, topologyGrid(scenario.topology, gpus), scenario.topology.node.gpus,
-                             scenario.topology.nicsUsed};
+    const ClusterShape shape = clusterShapeOf(scenario.topology, gpus);
     std::set<std::string> candidates;
     for (const AlgorithmChoice& candidate : tuningCandidates(CollectiveKind::Allreduce, gpus, shape)) candidates.insert(candidate.label());
     std::set<std::string> tabled;
