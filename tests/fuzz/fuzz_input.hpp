@@ -36,4 +36,14 @@ void readOrRefuse(const nlohmann::json& document, Read&& read) {
   }
 }
 
+// The round trip of a format with a reader and a writer: what `fromJson` accepts, `toJson` must write so
+// that `fromJson` reads it again to the same document. Returns the first reading, for checks of its own.
+template <class FromJson, class ToJson>
+auto readWriteAndReadAgain(const nlohmann::json& json, FromJson&& fromJson, ToJson&& toJson) {
+  auto first = fromJson(json, kSource);
+  const nlohmann::json written = toJson(first);
+  if (toJson(fromJson(written, "written")) != written) __builtin_trap();  // the round trip changed something
+  return first;
+}
+
 }  // namespace ddl::fuzz
