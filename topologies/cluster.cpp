@@ -6,6 +6,22 @@
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
+namespace {
+
+// NVLink by the shipped files' naming ("nvlink-gpu0", "nvlink-gpu0-cpu0"); every other link inside a node is
+// of NCCL's PCI class (PCIe, X-bus, UPI): see topologies/README.md, "Protocols".
+LinkHardware hardwareOf(const TopologyLink& link) {
+  return link.name.rfind("nvlink", 0) == 0 ? LinkHardware::NVLink : LinkHardware::PCIe;
+}
+
+// A GPU port's software latency is that of the node's GPU fabric: NVLink where any GPU has NVLink.
+LinkHardware portHardwareOf(const NodeTopology& node) {
+  for (const TopologyLink& link : node.links)
+    if (hardwareOf(link) == LinkHardware::NVLink) return LinkHardware::NVLink;
+  return LinkHardware::PCIe;
+}
+
+}  // namespace
 
 Cluster::Cluster(Topology topology, int ranks, Placement placement)
     : topology_(std::move(topology)), routes_(topology_), ranks_(ranks), placement_(placement) {
@@ -44,25 +60,27 @@ PlatformLink Cluster::link(LinkId id) const {
     const std::string prefix = "n" + std::to_string(node) + "-";
     if (local < topology_.node.links.size()) {
       const TopologyLink& l = topology_.node.links[local];
-      return {prefix + l.name, l.bandwidthBps, l.latencySeconds};
+      return {prefix + l.name, l.bandwidthBps, l.latencySeconds, LinkSharing::PerDirection, hardwareOf(l)};
     }
     const int gpu = static_cast<int>(local - topology_.node.links.size());
     if (gpu == topology_.node.gpus) {
       const NodeTopology::SharedMemory& shared = *topology_.node.sharedMemory;
       return {prefix + "memory", shared.bandwidthBps, shared.latencySeconds, LinkSharing::BothDirections};
     }
-    return {prefix + NodeTopology::gpuName(gpu) + "-port", topology_.node.portBandwidthBps, topology_.node.portLatencySeconds};
+    return {prefix + NodeTopology::gpuName(gpu) + "-port", topology_.node.portBandwidthBps, topology_.node.portLatencySeconds,
+            LinkSharing::PerDirection, portHardwareOf(topology_.node)};
   }
   const LinkId cableBlock = static_cast<LinkId>(nodes_) * topology_.nicsUsed;
   if (id < nodeBlock + cableBlock) {
     const auto node = static_cast<int>((id - nodeBlock) / topology_.nicsUsed);
     const auto nic = static_cast<std::size_t>((id - nodeBlock) % topology_.nicsUsed);
     return {"n" + std::to_string(node) + "-" + topology_.node.nics[nic] + "-cable", topology_.network.nicBandwidthBps,
-            topology_.network.nicLatencySeconds};
+            topology_.network.nicLatencySeconds, LinkSharing::PerDirection, LinkHardware::Network};
   }
   const NetworkTopology& network = topology_.network;
   const double uplinkBandwidth = network.nodesPerLeaf * topology_.nicsUsed * network.nicBandwidthBps / network.oversubscription;
-  return {"leaf" + std::to_string(id - nodeBlock - cableBlock) + "-uplink", uplinkBandwidth, network.coreLatencySeconds / 2};
+  return {"leaf" + std::to_string(id - nodeBlock - cableBlock) + "-uplink", uplinkBandwidth, network.coreLatencySeconds / 2,
+          LinkSharing::PerDirection, LinkHardware::Network};
 }
 
 void Cluster::appendNodeHops(std::vector<RouteHop>& route, int node, const std::vector<NodeHop>& hops) const {

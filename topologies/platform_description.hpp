@@ -31,11 +31,20 @@ enum class LinkSharing : std::uint8_t {
   None,
 };
 
+// What a link is made of, as NCCL's tuning model tells hardware apart (NVLink, PCI, network): a
+// communication protocol's per-hop latency depends on it (algorithms/tuning/nccl_protocol.hpp).
+enum class LinkHardware : std::uint8_t {
+  NVLink,
+  PCIe,  // and every other path inside a node that is not NVLink: CPU sockets' links, a GPU's own memory
+  Network,
+};
+
 struct PlatformLink {
   std::string name;
   double bandwidthBps = 0;  // per direction (for BothDirections: in all)
   double latencySeconds = 0;
   LinkSharing sharing = LinkSharing::PerDirection;
+  LinkHardware hardware = LinkHardware::PCIe;
 };
 
 // Where ranks share one device's memory, their reductions compete with their copies for it: each is then

@@ -22,8 +22,9 @@ void AlgorithmFlags::addTo(CLI::App* command) {
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
     if (algorithm->collective == CollectiveKind::Allreduce) names += (names.empty() ? "" : ", ") + std::string(algorithm->name);
   command->add_option("--algorithm", algorithm_,
-                      "Algorithm: " + names + " (ddlsim algorithms lists every collective's), or auto: the --tuning "
-                      "table's best at each size");
+                      "Algorithm: " + names + " (ddlsim algorithms lists every collective's); auto: the --tuning "
+                      "table's best at each size; nccl (ddlsim collective): NCCL's own choice of channels and protocol "
+                      "at each size, by its tuning model");
   command->add_option("--tuning", tuningFile_,
                       "With --algorithm auto: the tuning table (ddlsim tune --out) that chooses the algorithm and its "
                       "options at each size, from the table's size nearest on a log scale")
@@ -57,18 +58,26 @@ CollectiveKind AlgorithmFlags::collective() const {
   return *kind;
 }
 
+void AlgorithmFlags::requireNoOptionGiven(const std::string& chooser) const {
+  for (const OptionDeclaration& option : algorithmOptionTable())
+    if (command_->count("--" + std::string(option.name)))
+      throw InvalidArgument("--" + std::string(option.name), "cannot be combined with --algorithm " + chooser);
+}
+
 bool AlgorithmFlags::tuned() const {
   const bool automatic = algorithmGiven() && algorithm_ == "auto";
   if (!automatic && command_->count("--tuning"))
     throw InvalidArgument("--tuning", "only with --algorithm auto, which reads the table");
   if (automatic && !command_->count("--tuning"))
     throw InvalidArgument("--tuning", "--algorithm auto needs the tuning table that chooses (ddlsim tune writes one)");
-  if (automatic)
-    for (const OptionDeclaration& option : algorithmOptionTable())
-      if (command_->count("--" + std::string(option.name)))
-        throw InvalidArgument("--" + std::string(option.name), "cannot be combined with --algorithm auto: the tuning table "
-                                                               "gives each size's options");
+  if (automatic) requireNoOptionGiven("auto: the tuning table gives each size's options");
   return automatic;
+}
+
+bool AlgorithmFlags::ncclChosen() const {
+  const bool nccl = algorithmGiven() && algorithm_ == "nccl";
+  if (nccl) requireNoOptionGiven("nccl: NCCL's tuning model gives each size's channels and ranks per node");
+  return nccl;
 }
 
 const TuningTable& AlgorithmFlags::tuning() const {
@@ -91,6 +100,9 @@ AlgorithmChoice AlgorithmFlags::choiceFor(double bytes) const {
 const AlgorithmDefinition& AlgorithmFlags::algorithm() const {
   if (!algorithmGiven()) throw InvalidArgument("--algorithm", "required");
   if (tuned()) throw InvalidArgument("--algorithm", "auto chooses per size; this command needs one algorithm");
+  if (ncclChosen())
+    throw InvalidArgument("--algorithm", "nccl chooses per size from a topology, which only ddlsim collective has; "
+                                         "this command needs one algorithm (nccl-ring runs NCCL's ring)");
   return withFlagNames("--ranks", [&]() -> const AlgorithmDefinition& { return findAlgorithm(collective(), algorithm_); });
 }
 

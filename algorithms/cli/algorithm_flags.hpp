@@ -28,6 +28,9 @@ class AlgorithmFlags {
   // algorithm and its options per size. InvalidArgument naming the flag for auto without --tuning, for
   // --tuning without auto, and for options given alongside auto.
   bool tuned() const;
+  // --algorithm nccl: NCCL's tuning model chooses per size from the topology (ddlsim collective only).
+  // InvalidArgument naming the option for options given alongside it.
+  bool ncclChosen() const;
   const TuningTable& tuning() const;
   // InvalidArgument("--tuning", ...) unless the table is for `kind` on `ranks` ranks (`ranksFlag` sets them)
   // and, where `topology` is given, was tuned on it.
@@ -46,6 +49,9 @@ class AlgorithmFlags {
   Schedule schedule(const CollectiveSpec& spec, const std::string& ranksFlag) const;
 
  private:
+  // InvalidArgument naming the first algorithm option given, which `chooser` ("auto: ...") chooses instead.
+  void requireNoOptionGiven(const std::string& chooser) const;
+
   CLI::App* command_ = nullptr;
   std::string algorithm_;
   std::string collective_ = "allreduce";

@@ -1,11 +1,14 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/run_description_json.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "algorithms/schedule/element_type.hpp"
+#include "algorithms/tuning/nccl_protocol.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -53,6 +56,7 @@ nlohmann::json collectiveSweepToJson(const CollectiveSweep& sweep) {
   if (sweep.hosts > 0) document["hosts"] = sweep.hosts;
   if (sweep.ranksPerHost > 0) document["ranks_per_host"] = sweep.ranksPerHost;
   if (!sweep.timeOverRanks.empty()) document["time_over_ranks"] = sweep.timeOverRanks;
+  if (!sweep.protocol.empty()) document["protocol"] = sweep.protocol;
   requireFiniteNumbers(document, "the collective sweep");
   return document;
 }
@@ -79,7 +83,7 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
   const JsonReader root(source);
   root.object(json);
   root.allowOnly(json, {"source", "run", "configuration", "collective", "algorithm", "parameters", "label", "ranks", "hosts",
-                        "ranks_per_host", "type", "time_over_ranks", "rows"});
+                        "ranks_per_host", "type", "time_over_ranks", "protocol", "rows"});
   CollectiveSweep sweep;
   sweep.source = root.stringAt(json, "source");
   if (root.has(json, "run")) sweep.run = runDescriptionFromJson(root.at("run"), json["run"]);
@@ -98,6 +102,12 @@ CollectiveSweep collectiveSweepFromJson(const nlohmann::json& json, const std::s
     sweep.timeOverRanks = root.stringAt(json, "time_over_ranks");
     if (!rankAverageNamed(sweep.timeOverRanks))
       root.at("time_over_ranks").fail("'" + sweep.timeOverRanks + "' is not rank0, mean, min or max");
+  }
+  if (root.has(json, "protocol")) {
+    sweep.protocol = root.stringAt(json, "protocol");
+    const auto& named = allProtocols();
+    if (std::none_of(named.begin(), named.end(), [&](Protocol p) { return sweep.protocol == toString(p); }))
+      root.at("protocol").fail("'" + sweep.protocol + "' is not simple, ll or ll128");
   }
   if (sweepElementBytes(sweep.type) == 0) root.at("type").fail("'" + sweep.type + "' names no element type");
   const JsonReader rowsAt = root.at("rows");

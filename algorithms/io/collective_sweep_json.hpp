@@ -55,6 +55,9 @@ struct CollectiveSweep {
   // Which figure over the ranks each time is (nccl-tests' -a: "rank0", "mean", "min", "max"); empty in files
   // written before it was recorded, which took the slowest rank's.
   std::string timeOverRanks;
+  // The NCCL protocol ddlsim ran every size under (--protocol: "simple", "ll", "ll128"); empty where none
+  // was named (measurements, and simulations of the topology as calibrated).
+  std::string protocol;
   double busFactor = 0;  // nccl-tests' bus bandwidth factor for this collective and rank count
   std::vector<CollectiveSweepRow> rows;
 };

@@ -10,6 +10,7 @@
 #include "algorithms/cli/algorithm_flags.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/io/collective_sweep_json.hpp"
+#include "algorithms/tuning/nccl_protocol.hpp"
 #include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
@@ -17,6 +18,8 @@
 #include "common/invalid_argument.hpp"
 #include "common/output_file.hpp"
 #include "sim/cli/topology_flags.hpp"
+#include "scenarios/nccl_job.hpp"
+#include "sim/engine/platform_under_protocol.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/simulation_memory.hpp"
 
@@ -38,6 +41,7 @@ struct Arguments {
   std::string out;
   std::string scheduleFile;
   std::string engine = "auto";
+  std::string protocol;  // empty: the topology as calibrated (Simple's latencies, no base latency)
   int averageFlag = static_cast<int>(kNcclTestsAverage);
   CLI::App* command = nullptr;
   RankAverage average() const { return static_cast<RankAverage>(averageFlag); }
@@ -72,7 +76,8 @@ NcclTestsRun tableRun(const Arguments& args, const std::vector<std::int64_t>& si
   run.comments = {"ddlsim: " + sweep.label + " " + sweep.collective + " on " + std::to_string(args.gpus) + " GPUs of " +
                       cluster.topology().name + " (" + std::to_string(cluster.nodes()) + " nodes), simulated by the " +
                       std::string(engine.name()) + " engine; each time the " + std::string(toString(args.average())) +
-                      " over the ranks (-a " + std::to_string(args.averageFlag) + ")",
+                      " over the ranks (-a " + std::to_string(args.averageFlag) + ")" +
+                      (sweep.protocol.empty() ? "" : ", under NCCL's " + sweep.protocol + " protocol"),
                   "ddlsim: the schedules run in place: no out-of-place half, and nothing to check (#wrong N/A)"};
   constexpr int kRanksListed = 16;
   for (Rank rank = 0; rank < args.gpus && rank < kRanksListed; ++rank) {
@@ -129,18 +134,51 @@ int run(Arguments& args) {
     throw InvalidArgument("--max-bytes", "no size of the sweep holds a 16-byte block for each of " + std::to_string(args.gpus) +
                                              " GPUs, as nccl-tests' " + std::string(toString(kind)) + " needs");
   const bool tuned = !file && args.algorithm.tuned();
-  // One algorithm for every size, unless a tuning table chooses per size.
+  const bool nccl = !file && args.algorithm.ncclChosen();
+  if (nccl && kind != CollectiveKind::Allreduce)
+    throw InvalidArgument("--collective", "--algorithm nccl chooses among NCCL's allreduces only");
+  // One algorithm for every size, unless a tuning table or NCCL's tuning model chooses per size.
   const std::optional<AlgorithmChoice> fixed =
-      file || tuned ? std::nullopt : std::optional<AlgorithmChoice>(AlgorithmChoice{&args.algorithm.algorithm(), args.algorithm.options()});
+      file || tuned || nccl ? std::nullopt
+                            : std::optional<AlgorithmChoice>(AlgorithmChoice{&args.algorithm.algorithm(), args.algorithm.options()});
   const Engine& engine = engineNamed(args.engine, "--engine");
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
+  // --protocol runs every size under it (with nccl: NCCL_PROTO, the only protocol NCCL may choose). Without
+  // it a fixed algorithm runs on the topology as calibrated, which is Simple's links without its base latency.
+  const std::optional<Protocol> named =
+      args.protocol.empty() ? std::nullopt : std::optional<Protocol>(parseProtocol(args.protocol, "--protocol"));
+  std::optional<NcclJob> ncclJob;
+  if (nccl) {
+    try {
+      ncclJob = ncclJobOf(cluster.topology(), args.gpus);
+    } catch (const InvalidArgument& error) {
+      throw InvalidArgument("--gpus", error.message());
+    }
+  }
   if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name);
+
+  // What runs at each size: the schedule, the protocol it runs under (none: the topology as calibrated), and
+  // what a tuning table or NCCL chose.
+  struct Planned {
+    Schedule schedule;
+    std::optional<Protocol> protocol;
+    std::string chosen;
+  };
+  const auto plan = [&](std::int64_t bytes) -> Planned {
+    const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
+    if (file) return {*file, named, ""};
+    if (nccl) {
+      const NcclChoice choice = ncclAllreduceChoice(*ncclJob, static_cast<double>(bytes), named);
+      return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol,
+              choice.label() + (choice.ncclPrefersTree ? "; NCCL's model prefers its tree here, not modelled yet" : "")};
+    }
+    return {args.algorithm.schedule(spec, "--gpus"), named, tuned ? args.algorithm.choiceFor(static_cast<double>(bytes)).label() : ""};
+  };
   // Bad options, and a case too large for this machine, fail before any output: at the largest size, and
-  // with a tuning table at every size, whose choice may hold more steps than the largest's (a ring at a
-  // small size, halving-doubling at the largest).
-  for (std::size_t s = tuned ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
-    const Schedule schedule =
-        file ? *file : args.algorithm.schedule({kind, args.gpus, sizes[s] / args.elementBytes, args.elementBytes}, "--gpus");
+  // where a table or NCCL chooses at every size, whose choice may hold more steps than the largest's (a
+  // ring at a small size, halving-doubling at the largest).
+  for (std::size_t s = tuned || nccl ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
+    const Schedule schedule = plan(sizes[s]).schedule;
     requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
                             "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
                             engine.ranksHeld(schedule, cluster));
@@ -153,23 +191,28 @@ int run(Arguments& args) {
   sweep.configuration = args.configuration;
   sweep.collective = toString(kind);
   // A schedule file's algorithm is the file; its label is the description it carries.
-  sweep.algorithmName = fixed ? std::string(fixed->algorithm->name) : tuned ? "auto" : "schedule file";
+  const std::string chooser = tuned ? "auto" : "nccl";
+  sweep.algorithmName = fixed ? std::string(fixed->algorithm->name) : tuned || nccl ? chooser : "schedule file";
   if (fixed) sweep.parameters = fixed->options;
-  sweep.label = fixed ? fixed->label() : tuned ? "auto" : file->description();
+  sweep.label = fixed ? fixed->label() : tuned || nccl ? chooser : file->description();
   sweep.ranks = args.gpus;
   sweep.hosts = cluster.nodes();
   sweep.ranksPerHost = cluster.ranksOnBusiestNode();
   sweep.type = elementTypeName(args.elementBytes);
   sweep.timeOverRanks = std::string(toString(args.average()));
+  if (named) sweep.protocol = std::string(toString(*named));
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
-    const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
-    const std::optional<AlgorithmChoice> choice =
-        file ? std::nullopt : std::optional<AlgorithmChoice>(args.algorithm.choiceFor(static_cast<double>(bytes)));
-    const Schedule schedule = file ? *file : makeSchedule(*choice->algorithm, spec, choice->options);
-    const double seconds = timeOverRanks(engine.collective(schedule, cluster, args.runs), args.runs, args.average());
-    sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "",
-                          tuned ? choice->label() : ""});
+    const Planned planned = plan(bytes);
+    double seconds = 0;
+    if (planned.protocol) {
+      const PlatformUnderProtocol platform(cluster, *planned.protocol);
+      seconds = costsOf(*planned.protocol).baseLatencySeconds +
+                timeOverRanks(engine.collective(planned.schedule, platform, args.runs), args.runs, args.average());
+    } else {
+      seconds = timeOverRanks(engine.collective(planned.schedule, cluster, args.runs), args.runs, args.average());
+    }
+    sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "", planned.chosen});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output
   writeOutput(args.out, [&](std::ostream& out) {
@@ -188,7 +231,7 @@ int run(Arguments& args) {
       line.redop = ncclTestsRedop(kind);
       line.outOfPlace.present = false;  // the schedules run in place
       line.inPlace.seconds = row.result.seconds;
-      if (tuned) line.comment = "auto chose " + row.chosen;
+      if (!row.chosen.empty()) line.comment = sweep.algorithmName + " chose " + row.chosen;
       lines.push_back(line);
       out << ncclTestsRow(line, sweep.busFactor);
     }
@@ -231,6 +274,11 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
                       "default), 2 the least, 3 the most (the slowest rank's)")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
+  command->add_option("--protocol", args->protocol,
+                      "Run every message under NCCL's protocol simple, ll or ll128 (as NCCL_PROTO forces one): its "
+                      "per-hop latency on NVLink, PCI and network links, its share of their bandwidth and its base "
+                      "latency per collective, from NCCL's tuning model. Unset: the topology as calibrated (Simple's "
+                      "per-hop latencies, no base latency)");
   command->add_flag("--json", args->json, "Write the results as JSON, in ddlrun bench's schema");
   command->add_option("--engine", args->engine, engineHelp())->capture_default_str();
   command->footer(

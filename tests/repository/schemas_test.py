@@ -646,7 +646,8 @@ WRITTEN_WHERE_THEY_APPLY = {
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",
     "dims": "ddl, torus-2d", "ranks_per_node": "hierarchical, nccl-ring", "inner": "hierarchical, torus-2d",
-    "chunk_bytes": "double-binary-tree, or an inner one", "channels": "nccl-ring", "chosen": "--algorithm auto",
+    "chunk_bytes": "double-binary-tree, or an inner one", "channels": "nccl-ring", "chosen": "--algorithm auto or nccl",
+    "protocol": "ddlsim collective --protocol",
 }
 
 
@@ -1027,6 +1028,15 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
                               ["{ddlsim}", "collective", "--algorithm", "ddl", "--dims", "2x2", "--topology",
                                "minsky-p100-ib-edr", "--gpus", "4", "-b", "1M", "-e", "4M", "--json", "--out", "{out}"],
                               {"engine"}, ("ddlsim", "simulated")),
+        "ddlsim collective --protocol": ("collective-sweep",
+                                         ["{ddlsim}", "collective", "--algorithm", "nccl-ring", "--channels", "2",
+                                          "--ranks-per-node", "4", "--protocol", "ll128", "--topology", "dgx-a100-hdr",
+                                          "--gpus", "8", "-b", "1K", "-e", "1M", "-f", "32", "--json", "--out", "{out}"],
+                                         {"engine", "protocol", "channels", "ranks_per_node"}, ("ddlsim", "simulated")),
+        "ddlsim collective --algorithm nccl": ("collective-sweep",
+                                               ["{ddlsim}", "collective", "--algorithm", "nccl", "--topology", "dgx-a100-hdr",
+                                                "--gpus", "16", "-b", "1K", "-e", "1G", "-f", "1024", "--json", "--out", "{out}"],
+                                               {"engine", "chosen"}, ("ddlsim", "simulated")),
         "ddlsim collective, auto": ("collective-sweep",
                                     ["{ddlsim}", "collective", "--algorithm", "auto", "--tuning", str(SOURCE / TUNING),
                                      "--topology", "flat-h200-edr", "--gpus", "4", "-b", "1K", "-e", "1M", "-f", "32", "--json",
@@ -1118,6 +1128,15 @@ class TheResultsTheToolsWriteMatchTheSchemas(unittest.TestCase):
         document = self.check("ddlsim collective")
         self.assertEqual((document["label"], document["parameters"]), ("ddl 2x2", {"dims": [2, 2]}))
         self.assertEqual([row["bytes"] for row in document["rows"]], [1 << 20, 1 << 21, 1 << 22])
+
+    def test_ddlsim_collective_under_a_protocol(self):
+        document = self.check("ddlsim collective --protocol")
+        self.assertEqual((document["protocol"], document["label"]), ("ll128", "nccl-ring 2 channels, 4 per node"))
+
+    def test_ddlsim_collective_as_nccl_chooses(self):
+        document = self.check("ddlsim collective --algorithm nccl")
+        self.assertEqual((document["algorithm"], document["label"]), ("nccl", "nccl"))
+        self.assertTrue(all(row["chosen"].startswith("nccl-ring ") for row in document["rows"]))
 
     def test_ddlsim_collective_with_a_tuning_table(self):
         document = self.check("ddlsim collective, auto")

@@ -332,6 +332,82 @@ TEST_F(DdlsimSimulate, NcclRingChannelsCarryTheTrafficOfEveryNic) {
   }
 }
 
+// NCCL_PROTO as ddlsim takes it: LL's low per-hop latency wins at small sizes and its half share of each
+// link loses at large ones; LL128 sits between at both; Simple is the topology as calibrated plus NCCL's base
+// latency. Each run says its protocol; a name that is none is refused before anything is written.
+TEST_F(DdlsimSimulate, ProtocolsTradeLatencyForBandwidthAsNcclsTuningModelSays) {
+  const auto row = [&](const std::string& flags, const std::string& size) {
+    const Result result = ddlsim("collective --algorithm nccl-ring --channels 4 --ranks-per-node 8 --topology dgx-a100-hdr "
+                                 "--gpus 16 -b " + size + " -e " + size + " --json " + flags);
+    EXPECT_EQ(result.exitCode, 0) << flags << ": " << result.err;
+    return result.exitCode == 0 ? nlohmann::json::parse(result.out) : nlohmann::json::object();
+  };
+  const auto seconds = [&](const std::string& flags, const std::string& size) {
+    const nlohmann::json json = row(flags, size);
+    return json.contains("rows") ? json["rows"][0]["time_s"].get<double>() : 0.0;
+  };
+  const double calibrated = seconds("", "1K");
+  const double simple = seconds("--protocol simple", "1K");
+  const double ll = seconds("--protocol LL", "1K");
+  const double ll128 = seconds("--protocol ll128", "1K");
+  EXPECT_NEAR(simple - calibrated, 8.4e-6, 1e-9) << "Simple adds NCCL's base latency and nothing else";
+  EXPECT_LT(ll, ll128);
+  EXPECT_LT(ll128, simple);
+  EXPECT_LT(ll, 0.4 * simple) << "LL's hops take a sixth of Simple's";
+  const double bigSimple = seconds("--protocol simple", "1G");
+  const double bigLL = seconds("--protocol ll", "1G");
+  const double bigLL128 = seconds("--protocol ll128", "1G");
+  EXPECT_NEAR(bigLL / bigSimple, 2.0, 0.05) << "half of every link carries flags";
+  EXPECT_NEAR(bigLL128 / bigSimple, 1 / 0.92, 0.03);
+  EXPECT_EQ(row("--protocol LL", "1K")["protocol"], "ll");
+  EXPECT_FALSE(row("", "1K").contains("protocol"));
+  const Result text = ddlsim("collective --algorithm ring --topology dgx-a100-hdr --gpus 8 --protocol ll128");
+  EXPECT_NE(text.out.find("under NCCL's ll128 protocol"), std::string::npos) << text.out;
+  const Result bad = ddlsim("collective --algorithm ring --topology dgx-a100-hdr --gpus 8 --protocol ll64 --out " +
+                            (dir_ / "never.txt").string());
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("--protocol: 'll64' is not a protocol"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(dir_ / "never.txt"));
+}
+
+// --algorithm nccl: NCCL's tuning model chooses each size's protocol and channels, and the row says what it
+// chose; the time is that configuration's, simulated like any other; NCCL_PROTO's --protocol narrows the
+// choice; what only a fixed algorithm takes is refused.
+TEST_F(DdlsimSimulate, NcclChoosesEachSizesProtocolAndChannelsAsItsTuningModelDoes) {
+  const auto sweep = [&](const std::string& flags) {
+    const Result result = ddlsim("collective --topology dgx-a100-hdr --gpus 16 --json " + flags);
+    EXPECT_EQ(result.exitCode, 0) << flags << ": " << result.err;
+    return result.exitCode == 0 ? nlohmann::json::parse(result.out) : nlohmann::json::object();
+  };
+  const nlohmann::json nccl = sweep("--algorithm nccl -b 1K -e 1G -f 1024");
+  ASSERT_EQ(nccl["rows"].size(), 3u);
+  EXPECT_EQ(nccl["algorithm"], "nccl");
+  EXPECT_EQ(nccl["label"], "nccl");
+  const std::string small = nccl["rows"][0]["chosen"];
+  const std::string large = nccl["rows"][2]["chosen"];
+  EXPECT_EQ(small.rfind("nccl-ring 1 channel, 8 per node, ll", 0), 0u) << small;
+  EXPECT_NE(small.find("NCCL's model prefers its tree"), std::string::npos) << small;
+  EXPECT_EQ(large, "nccl-ring 16 channels, 8 per node, simple");
+  // The large size is exactly that configuration under that protocol.
+  const nlohmann::json same = sweep("--algorithm nccl-ring --channels 16 --ranks-per-node 8 --protocol simple -b 1G -e 1G");
+  EXPECT_DOUBLE_EQ(nccl["rows"][2]["time_s"].get<double>(), same["rows"][0]["time_s"].get<double>());
+  const nlohmann::json forced = sweep("--algorithm nccl --protocol simple -b 1K -e 1K");
+  EXPECT_EQ(forced["rows"][0]["chosen"].get<std::string>().find("nccl-ring 1 channel, 8 per node, simple"), 0u);
+  const Result text = ddlsim("collective --algorithm nccl --topology dgx-a100-hdr --gpus 8 -b 1K -e 1K");
+  EXPECT_NE(text.out.find("nccl chose nccl-ring 1 channel, 8 per node, ll"), std::string::npos) << text.out;
+  for (const auto& [flags, named] : {std::pair<std::string, std::string>{"--algorithm nccl --channels 4 --gpus 16", "--channels"},
+                                     {"--algorithm nccl --collective all-gather --gpus 16", "--collective"},
+                                     {"--algorithm nccl --gpus 12", "--gpus"}}) {
+    const Result refused = ddlsim("collective --topology dgx-a100-hdr -b 1K -e 1K " + flags);
+    EXPECT_EQ(refused.exitCode, 2) << flags;
+    EXPECT_EQ(refused.err.rfind("ddlsim: " + named, 0), 0u) << flags << ": " << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << flags;
+  }
+  const Result schedule = ddlsim("schedule --algorithm nccl --ranks 8");
+  EXPECT_EQ(schedule.exitCode, 2);
+  EXPECT_NE(schedule.err.find("--algorithm: nccl chooses per size"), std::string::npos) << schedule.err;
+}
+
 TEST_F(DdlsimSimulate, SimulatesOneCollectiveOnATopology) {
   Result result = ddlsim("collective --algorithm ddl --dims 4x4 --topology minsky-p100-ib-edr --gpus 16 --bytes 4000000 --json");
   ASSERT_EQ(result.exitCode, 0) << result.err;

@@ -1,0 +1,60 @@
+#pragma once
+// NCCL's own choice of how to run an allreduce, as its tuning model makes it (NVIDIA/nccl v2.23.4-1, read:
+// src/graph/tuning.cc for each algorithm and protocol's latency and bandwidth, src/enqueue.cc for the
+// fastest and then for how many channels a size needs), over what ddlsim models of NCCL: its ring over
+// channels (nccl-ring) under Simple, LL or LL128. NCCL also weighs its tree, NVLS and CollNet, which ddlsim
+// does not model yet: where NCCL's model would pick one of those, `nccl` still runs the best ring, and says
+// so (NcclChoice::ncclPrefersTree for the tree, whose estimate needs nothing ddlsim lacks).
+//
+// The model's inputs are what NCCL learns of the system: ranks, nodes, whether a node's GPUs talk over
+// NVLink, the GPU generation and its channels. One is estimated: the bus bandwidth NCCL's ring search
+// credits its channels with, which ddlsim takes from the topology (NcclJob::ringBusBandwidthBps).
+
+#include <optional>
+#include <string>
+
+#include "algorithms/collectives/algorithm_choice.hpp"
+#include "algorithms/tuning/nccl_protocol.hpp"
+
+namespace ddl {
+
+struct NcclJob {
+  int ranks = 1;
+  int nodes = 1;
+  NcclHardware intraNode = NcclHardware::PCI;  // NVLink where a node's GPUs reach each other over NVLink
+  int computeCapability = 0;                  // 60 P100, 70 V100, 80 A100, 90 H100 and H200; 0 unknown
+  int channels = 1;                           // NCCL's ring channels on this system
+  // What NCCL's rings over all channels carry under Simple, as nccl-tests' busbw: the narrower of a node's
+  // GPU-to-GPU path and, across nodes, all its NICs together.
+  double ringBusBandwidthBps = 0;
+
+  int ranksPerNode() const { return ranks / nodes; }
+};
+
+struct NcclChoice {
+  AlgorithmChoice algorithm;  // nccl-ring with the channels NCCL would use at this size
+  Protocol protocol = Protocol::Simple;
+  double modelSeconds = 0;       // NCCL's own estimate of the time, for the chosen ring
+  bool ncclPrefersTree = false;  // NCCL's model estimates its tree faster at this size
+
+  // "nccl-ring 16 channels, 8 per node, simple"
+  std::string label() const;
+};
+
+// NCCL's estimate of an allreduce of `bytes` by its ring under `protocol` on all the job's channels
+// (ncclTopoGetAlgoTime): latency + bytes / bandwidth. Infinite where NCCL would not enable the protocol.
+double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes);
+// The same for NCCL's tree (intra-node chain, inter-node double binary tree); infinite on one rank.
+double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes);
+// Whether NCCL enables LL128 on this job by default (Volta, Ampere and Hopper over NVLink); LL and Simple
+// always.
+bool ncclEnables(const NcclJob& job, Protocol protocol);
+// NCCL's channels for `bytes` under `protocol`: all of the job's, fewer where each would have less than its
+// threads' threshold of work (src/enqueue.cc).
+int ncclChannelsFor(const NcclJob& job, Protocol protocol, double bytes);
+
+// The fastest ring by NCCL's model, among every protocol NCCL enables, or only `forced` (as NCCL_PROTO
+// forces one). InvalidArgument("ranks", ...) for a job whose nodes do not hold its ranks evenly.
+NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<Protocol> forced = std::nullopt);
+
+}  // namespace ddl

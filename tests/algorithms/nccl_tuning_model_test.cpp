@@ -1,0 +1,121 @@
+// NCCL's tuning model as ddlsim's nccl applies it: each estimate is NCCL's formula (src/graph/tuning.cc,
+// v2.23.4-1) worked by hand here, and the choice is the fastest of them, on as many channels as the size
+// keeps busy (src/enqueue.cc).
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "algorithms/tuning/nccl_tuning_model.hpp"
+#include "common/invalid_argument.hpp"
+
+namespace ddl {
+namespace {
+
+// One DGX A100-like node: 8 ranks over NVLink, 16 channels, 240 GB/s of ring bus bandwidth.
+NcclJob oneA100Node() {
+  NcclJob job;
+  job.ranks = 8;
+  job.nodes = 1;
+  job.intraNode = NcclHardware::NVLink;
+  job.computeCapability = 80;
+  job.channels = 16;
+  job.ringBusBandwidthBps = 240e9;
+  return job;
+}
+
+NcclJob twoA100Nodes() {
+  NcclJob job = oneA100Node();
+  job.ranks = 16;
+  job.nodes = 2;
+  job.ringBusBandwidthBps = 200e9;
+  return job;
+}
+
+TEST(NcclTuningModel, RingTimeIsNcclsLatencyPlusBytesOverItsBandwidth) {
+  // LL on one node: 6.6 us base + 14 NVLink hops of 0.6 us; half of 240 GB/s capped at Ampere's 87.7, as
+  // algorithm bandwidth 87.7 x 8 / 14.
+  const double ll = 6.6 + 14 * 0.6 + 1024 / (1000 * 87.7 * 8 / 14);
+  EXPECT_NEAR(ncclRingModelSeconds(oneA100Node(), Protocol::LL, 1024), ll * 1e-6, 1e-12);
+  // Simple on one node: 8.4 + 14 x 3.4 us, 240 GB/s.
+  const double simple = 8.4 + 14 * 3.4 + 1e9 / (1000 * 240 * 8.0 / 14);
+  EXPECT_NEAR(ncclRingModelSeconds(oneA100Node(), Protocol::Simple, 1e9), simple * 1e-6, 1e-12);
+  // LL128: 0.92 of 240 GB/s, under 16 channels x 20 GB/s.
+  const double ll128 = 14.0 + 14 * 1.9 + 1e6 / (1000 * 240 * 0.92 * 8 / 14);
+  EXPECT_NEAR(ncclRingModelSeconds(oneA100Node(), Protocol::LL128, 1e6), ll128 * 1e-6, 1e-12);
+}
+
+TEST(NcclTuningModel, RingsAcrossNodesPayTheNetworkAndThePlateau) {
+  // 30 steps, 2 of them between nodes (14 us each under Simple); the other 28 at least 3 us of network
+  // overhead; and, with 64 bytes or more per rank and channel, Ampere's plateau of 1.4.
+  const double latency = (8.4 + 28 * 3.4 + 2 * 14.0) * 1.4;
+  const double bytes = 64.0 * 16 * 16;
+  EXPECT_NEAR(ncclRingModelSeconds(twoA100Nodes(), Protocol::Simple, bytes),
+              (latency + bytes / (1000 * 200 * 16.0 / 30)) * 1e-6, 1e-12);
+  // Below it, no plateau.
+  EXPECT_NEAR(ncclRingModelSeconds(twoA100Nodes(), Protocol::Simple, 1024),
+              (8.4 + 28 * 3.4 + 2 * 14.0 + 1024 / (1000 * 200 * 16.0 / 30)) * 1e-6, 1e-12);
+}
+
+TEST(NcclTuningModel, TreeTimeIsNcclsChainAndTreeLatencyPlusCorrectedBandwidth) {
+  // 2 x (7 NVLink hops + 1 network hop) under LL: 6.8 + 2 (7 x 0.6 + 5.0) = 25.2 us; bandwidth
+  // min(200 x 0.92, 16 x 23.6) / 3.8, capped at Intel's 39.0 across two nodes, halved, and corrected at
+  // 1 KB (log2(1024 / 64) = 4: 0.9).
+  const double busBw = std::min(200 * 0.92, 16 * 23.6) / 3.8;
+  const double expected = 25.2 + 1024 / (1000 * std::min(busBw, 39.0) * 0.5 * 0.9);
+  EXPECT_NEAR(ncclTreeModelSeconds(twoA100Nodes(), Protocol::LL, 1024), expected * 1e-6, 1e-12);
+}
+
+TEST(NcclTuningModel, ChoosesLowLatencyForSmallMessagesAndSimpleForLargeOnes) {
+  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024).protocol, Protocol::LL);
+  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 4e9).protocol, Protocol::Simple);
+  const NcclChoice large = ncclAllreduceChoice(twoA100Nodes(), 4e9);
+  EXPECT_EQ(large.algorithm.algorithm->name, "nccl-ring");
+  EXPECT_EQ(large.algorithm.options.channels, 16);
+  EXPECT_EQ(large.algorithm.options.ranksPerNode, 8);
+  EXPECT_EQ(large.label(), "nccl-ring 16 channels, 8 per node, simple");
+  for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
+    const NcclChoice choice = ncclAllreduceChoice(twoA100Nodes(), bytes);
+    for (Protocol protocol : allProtocols())
+      EXPECT_LE(choice.modelSeconds, ncclRingModelSeconds(twoA100Nodes(), protocol, bytes)) << bytes;
+  }
+  // Two nodes, 1 KB: NCCL's tree (25 us) beats any ring (30 steps): it says so.
+  EXPECT_TRUE(ncclAllreduceChoice(twoA100Nodes(), 1024).ncclPrefersTree);
+}
+
+TEST(NcclTuningModel, AForcedProtocolIsTheOnlyOneConsidered) {
+  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024, Protocol::Simple).protocol, Protocol::Simple);
+  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 4e9, Protocol::LL).protocol, Protocol::LL);
+}
+
+TEST(NcclTuningModel, LL128OnlyWhereNcclEnablesItByDefault) {
+  NcclJob pcie = oneA100Node();
+  pcie.intraNode = NcclHardware::PCI;
+  NcclJob pascal = oneA100Node();
+  pascal.computeCapability = 60;
+  for (const NcclJob& job : {pcie, pascal}) {
+    EXPECT_FALSE(ncclEnables(job, Protocol::LL128));
+    EXPECT_TRUE(std::isinf(ncclRingModelSeconds(job, Protocol::LL128, 1e6)));
+    for (double bytes : {1e3, 1e6, 1e9}) EXPECT_NE(ncclAllreduceChoice(job, bytes).protocol, Protocol::LL128);
+  }
+  EXPECT_TRUE(ncclEnables(oneA100Node(), Protocol::LL128));
+}
+
+TEST(NcclTuningModel, UsesFewerChannelsWhereEachWouldHaveTooLittleWork) {
+  // Simple: 512 threads x 64 bytes of each channel; LL: 512 x 8 x ranks.
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 16.0 * 512 * 64), 16);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 16.0 * 512 * 64 - 1), 15);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 256 * 1024), 8);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::LL, 1024), 1);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::LL, 3.0 * 512 * 8 * 8), 3);
+  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024).algorithm.options.channels, 1);
+}
+
+TEST(NcclTuningModel, RefusesRanksThatDoNotFillTheirNodesEvenly) {
+  NcclJob uneven = twoA100Nodes();
+  uneven.ranks = 15;
+  EXPECT_THROW(ncclAllreduceChoice(uneven, 1024), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace ddl
