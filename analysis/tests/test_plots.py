@@ -489,3 +489,49 @@ class PlotSensitivityTest(PlotTestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn("e.json: $.points", run.stderr)
         self.assertFalse(os.path.exists(refused))
+
+
+PLOT_COLLECTIVE_VALIDATION = os.path.join(ANALYSIS, "plot_collective_validation")
+_collective_loader = importlib.machinery.SourceFileLoader("plot_collective_validation", PLOT_COLLECTIVE_VALIDATION)
+plot_collective_validation = importlib.util.module_from_spec(
+    importlib.util.spec_from_loader("plot_collective_validation", _collective_loader))
+_collective_loader.exec_module(plot_collective_validation)
+
+
+def collective_validation():
+    """A bandwidth row and a latency row, as validate_collectives --json prints them."""
+    return {"rows": [{"label": "4 nodes", "source": "s", "flags": ["--gpus", "32"], "predicted_busbw_GBps": 385.6,
+                      "published_busbw_GBps": 365.8, "error": 0.054},
+                     {"label": "1 KB", "source": "s", "flags": ["--gpus", "8"], "predicted_time_us": 15.0,
+                      "published_time_us": 16.96, "error": -0.115}],
+            "not_simulated": [{"row": "x", "why": "y"}],
+            "overall": {"rows": 1, "median_abs_error": 0.054, "max_abs_error": 0.054},
+            "latency": {"rows": 1, "median_abs_error": 0.115, "max_abs_error": 0.115}}
+
+
+class PlotCollectiveValidationTest(PlotTestCase):
+
+    def test_each_row_goes_to_the_panel_of_its_quantity(self):
+        rows = plot_collective_validation.scored_rows(collective_validation(), "v.json")
+        self.assertEqual(rows, [("4 nodes", "published_busbw_GBps", 0.054), ("1 KB", "published_time_us", -0.115)])
+        both = collective_validation()
+        both["rows"][0]["published_time_us"] = 3.0
+        with self.assertRaisesRegex(plot_collective_validation.BadInput, r"v\.json: \$\.rows\[0\]: expected one of"):
+            plot_collective_validation.scored_rows(both, "v.json")
+
+    @unittest.skipUnless(HAS_MATPLOTLIB or DEBIAN_HAS_MATPLOTLIB, "no Python here has matplotlib")
+    def test_writes_a_png_and_nothing_for_bad_input(self):
+        picture = os.path.join(self.directory.name, "collectives.png")
+        run = subprocess.run([PLOT_COLLECTIVE_VALIDATION, self.write("v.json", collective_validation()), "--out", picture],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(picture, "rb") as file:
+            self.assertEqual(file.read(8), PNG_SIGNATURE)
+        no_error = collective_validation()
+        del no_error["rows"][1]["error"]
+        refused = os.path.join(self.directory.name, "refused.png")
+        run = subprocess.run([PLOT_COLLECTIVE_VALIDATION, self.write("n.json", no_error), "--out", refused],
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("n.json: $.rows[1].error", run.stderr)
+        self.assertFalse(os.path.exists(refused))

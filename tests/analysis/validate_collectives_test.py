@@ -50,6 +50,27 @@ class ValidateCollectivesTest(unittest.TestCase):
         self.assertTrue(text.stdout.rstrip().endswith(
             f"2 rows: median |error| {100 * statistics.median(errors):.1f}%, max |error| {100 * max(errors):.1f}%"), text.stdout)
 
+    def test_a_latency_row_is_scored_on_time_and_summed_up_apart(self):
+        small = {"label": "1 KB under LL", "source": "a test", "published_time_us": 20.0,
+                 "flags": ["--topology", "dgx-a100-hdr", "--gpus", "8", "--algorithm", "ring", "--protocol", "ll",
+                           "-b", "1K", "-e", "1K"]}
+        run = self.run_tool({"rows": [ROW, small], "not_simulated": []}, "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        result = json.loads(run.stdout)
+        row = result["rows"][1]
+        ddlsim = subprocess.run([DDLSIM, "collective", *small["flags"], "--json"], capture_output=True, text=True)
+        microseconds = json.loads(ddlsim.stdout)["rows"][0]["time_s"] * 1e6
+        self.assertAlmostEqual(row["predicted_time_us"], microseconds, places=6)
+        self.assertAlmostEqual(row["error"], (microseconds - 20.0) / 20.0, places=9)
+        self.assertNotIn("predicted_busbw_GBps", row)
+        self.assertEqual(result["overall"]["rows"], 1)
+        self.assertEqual(result["latency"]["rows"], 1)
+        self.assertAlmostEqual(result["latency"]["max_abs_error"], abs(row["error"]))
+        text = self.run_tool({"rows": [ROW, small], "not_simulated": []})
+        self.assertTrue(text.stdout.rstrip().endswith(
+            f"1 latency rows: median |error| {100 * abs(row['error']):.1f}%, max |error| {100 * abs(row['error']):.1f}%"),
+            text.stdout)
+
     def test_a_corpus_it_cannot_run_is_refused_naming_the_field(self):
         cases = [
             ({"rows": [], "not_simulated": []}, "$.rows"),
@@ -59,6 +80,10 @@ class ValidateCollectivesTest(unittest.TestCase):
             ({"rows": [dict(ROW, flags=ROW["flags"][:-4] + ["-b", "1M", "-e", "4M"])], "not_simulated": []},
              "$.rows[0].flags: give one size"),
             ({"rows": [ROW], "not_simulated": [{"row": "x"}]}, "$.not_simulated[0]"),
+            ({"rows": [dict(ROW, published_time_us=30.0)], "not_simulated": []}, "$.rows[0]: one of published_busbw_GBps"),
+            ({"rows": [{k: v for k, v in ROW.items() if k != "published_busbw_GBps"}], "not_simulated": []},
+             "$.rows[0]: one of published_busbw_GBps"),
+            ({"rows": [dict(ROW, flags=ROW["flags"] + ["--protocol", "ll256"])], "not_simulated": []}, "--protocol"),
         ]
         for corpus, field in cases:
             run = self.run_tool(corpus)
