@@ -25,6 +25,7 @@ ALGORITHM_COLOURS = {
     "torus-2d": "#17becf",            # cyan
     "hierarchical": "#ff7f0e",        # orange
     "nccl-ring": "#76b900",           # lime
+    "nccl-tree": "#3b5e00",           # dark olive
 }
 ALGORITHM_MARKERS = {
     "ring": "o",
@@ -36,6 +37,7 @@ ALGORITHM_MARKERS = {
     "torus-2d": "p",
     "hierarchical": "h",
     "nccl-ring": "D",
+    "nccl-tree": "*",
 }
 # For names outside the table: tones apart from the table's, and from the greys and black below.
 FALLBACK_COLOURS = ("#393b79", "#637939", "#bcbd22", "#8c6d31", "#e7ba52", "#843c39", "#7b4173", "#b5cf6b")

@@ -23,8 +23,8 @@ void AlgorithmFlags::addTo(CLI::App* command) {
     if (algorithm->collective == CollectiveKind::Allreduce) names += (names.empty() ? "" : ", ") + std::string(algorithm->name);
   command->add_option("--algorithm", algorithm_,
                       "Algorithm: " + names + " (ddlsim algorithms lists every collective's); auto: the --tuning "
-                      "table's best at each size; nccl (ddlsim collective): NCCL's own choice of channels and protocol "
-                      "at each size, by its tuning model");
+                      "table's best at each size; nccl (ddlsim collective): NCCL's own choice of ring or tree, channels and "
+                      "protocol at each size, by its tuning model");
   command->add_option("--tuning", tuningFile_,
                       "With --algorithm auto: the tuning table (ddlsim tune --out) that chooses the algorithm and its "
                       "options at each size, from the table's size nearest on a log scale")
@@ -102,7 +102,7 @@ const AlgorithmDefinition& AlgorithmFlags::algorithm() const {
   if (tuned()) throw InvalidArgument("--algorithm", "auto chooses per size; this command needs one algorithm");
   if (ncclChosen())
     throw InvalidArgument("--algorithm", "nccl chooses per size from a topology, which only ddlsim collective has; "
-                                         "this command needs one algorithm (nccl-ring runs NCCL's ring)");
+                                         "this command needs one algorithm (nccl-ring and nccl-tree run NCCL's ring and tree)");
   return withFlagNames("--ranks", [&]() -> const AlgorithmDefinition& { return findAlgorithm(collective(), algorithm_); });
 }
 

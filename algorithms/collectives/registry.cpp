@@ -20,6 +20,7 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kTorus2dAllreduce,
     &kHierarchicalAllreduce,
     &kNcclRingAllreduce,
+    &kNcclTreeAllreduce,
     &kRingReduceScatter,
     &kRingAllGather,
 };

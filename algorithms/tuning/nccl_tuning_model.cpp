@@ -105,9 +105,11 @@ double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
   return (latency + bytes / (1000 * algBw)) * 1e-6;
 }
 
-int ncclChannelsFor(const NcclJob& job, Protocol protocol, double bytes) {
+int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes) {
   const int threads = protocol == Protocol::LL ? kLLThreads : protocol == Protocol::LL128 ? kLL128Threads : kSimpleThreads;
-  const double threshold = protocol == Protocol::LL      ? kLLThreadThreshold * static_cast<double>(job.ranks)
+  // A ring under LL waits on every rank in turn, so it wants each channel's work the more, the more ranks.
+  const double llThreshold = kLLThreadThreshold * (algorithm == NcclAlgorithm::Ring ? static_cast<double>(job.ranks) : 1.0);
+  const double threshold = protocol == Protocol::LL      ? llThreshold
                            : protocol == Protocol::LL128 ? kLL128ThreadThreshold
                                                          : kSimpleThreadThreshold;
   int channels = std::max(1, job.channels);
@@ -120,21 +122,22 @@ std::string NcclChoice::label() const { return algorithm.label() + ", " + std::s
 NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<Protocol> forced) {
   requireWholeNodes(job);
   NcclChoice choice;
-  double best = kInfinity;
-  double bestTree = kInfinity;
-  for (Protocol protocol : allProtocols()) {
-    if (forced && protocol != *forced) continue;
-    const double ring = ncclRingModelSeconds(job, protocol, bytes);
-    if (ring < best || (best == kInfinity && ring == kInfinity && protocol == (forced ? *forced : Protocol::Simple))) {
-      best = ring;
-      choice.protocol = protocol;
+  choice.protocol = forced.value_or(Protocol::Simple);
+  choice.modelSeconds = kInfinity;
+  for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree})
+    for (Protocol protocol : allProtocols()) {
+      if (forced && protocol != *forced) continue;
+      const double seconds = algorithm == NcclAlgorithm::Ring ? ncclRingModelSeconds(job, protocol, bytes)
+                                                              : ncclTreeModelSeconds(job, protocol, bytes);
+      if (seconds < choice.modelSeconds) {
+        choice.modelSeconds = seconds;
+        choice.ncclAlgorithm = algorithm;
+        choice.protocol = protocol;
+      }
     }
-    bestTree = std::min(bestTree, ncclTreeModelSeconds(job, protocol, bytes));
-  }
-  choice.modelSeconds = best;
-  choice.ncclPrefersTree = bestTree < best;
-  choice.algorithm.algorithm = &findAlgorithm(CollectiveKind::Allreduce, "nccl-ring");
-  choice.algorithm.options.channels = ncclChannelsFor(job, choice.protocol, bytes);
+  const bool tree = choice.ncclAlgorithm == NcclAlgorithm::Tree;
+  choice.algorithm.algorithm = &findAlgorithm(CollectiveKind::Allreduce, tree ? "nccl-tree" : "nccl-ring");
+  choice.algorithm.options.channels = ncclChannelsFor(job, choice.ncclAlgorithm, choice.protocol, bytes);
   choice.algorithm.options.ranksPerNode = job.ranksPerNode();
   return choice;
 }

@@ -1,15 +1,16 @@
 #pragma once
 // NCCL's own choice of how to run an allreduce, as its tuning model makes it (NVIDIA/nccl v2.23.4-1, read:
 // src/graph/tuning.cc for each algorithm and protocol's latency and bandwidth, src/enqueue.cc for the
-// fastest and then for how many channels a size needs), over what ddlsim models of NCCL: its ring over
-// channels (nccl-ring) under Simple, LL or LL128. NCCL also weighs its tree, NVLS and CollNet, which ddlsim
-// does not model yet: where NCCL's model would pick one of those, `nccl` still runs the best ring, and says
-// so (NcclChoice::ncclPrefersTree for the tree, whose estimate needs nothing ddlsim lacks).
+// fastest and then for how many channels a size needs), over what ddlsim models of NCCL: its ring
+// (nccl-ring) and its tree (nccl-tree) over channels, each under Simple, LL or LL128. NCCL also weighs NVLS
+// and CollNet where the hardware has them, which ddlsim does not model yet.
 //
 // The model's inputs are what NCCL learns of the system: ranks, nodes, whether a node's GPUs talk over
 // NVLink, the GPU generation and its channels. One is estimated: the bus bandwidth NCCL's ring search
-// credits its channels with, which ddlsim takes from the topology (NcclJob::ringBusBandwidthBps).
+// credits its channels with, which ddlsim takes from the topology (NcclJob::ringBusBandwidthBps), and
+// NCCL's tree is credited with the same, as its search finds trees over the same links.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -31,11 +32,13 @@ struct NcclJob {
   int ranksPerNode() const { return ranks / nodes; }
 };
 
+enum class NcclAlgorithm : std::uint8_t { Ring, Tree };
+
 struct NcclChoice {
-  AlgorithmChoice algorithm;  // nccl-ring with the channels NCCL would use at this size
+  AlgorithmChoice algorithm;  // nccl-ring or nccl-tree with the channels NCCL would use at this size
+  NcclAlgorithm ncclAlgorithm = NcclAlgorithm::Ring;
   Protocol protocol = Protocol::Simple;
-  double modelSeconds = 0;       // NCCL's own estimate of the time, for the chosen ring
-  bool ncclPrefersTree = false;  // NCCL's model estimates its tree faster at this size
+  double modelSeconds = 0;  // NCCL's own estimate of the time
 
   // "nccl-ring 16 channels, 8 per node, simple"
   std::string label() const;
@@ -49,12 +52,12 @@ double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
 // Whether NCCL enables LL128 on this job by default (Volta, Ampere and Hopper over NVLink); LL and Simple
 // always.
 bool ncclEnables(const NcclJob& job, Protocol protocol);
-// NCCL's channels for `bytes` under `protocol`: all of the job's, fewer where each would have less than its
-// threads' threshold of work (src/enqueue.cc).
-int ncclChannelsFor(const NcclJob& job, Protocol protocol, double bytes);
+// NCCL's channels for `bytes` by `algorithm` under `protocol`: all of the job's, fewer where each would have
+// less than its threads' threshold of work (src/enqueue.cc).
+int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes);
 
-// The fastest ring by NCCL's model, among every protocol NCCL enables, or only `forced` (as NCCL_PROTO
-// forces one). InvalidArgument("ranks", ...) for a job whose nodes do not hold its ranks evenly.
+// The fastest of ring and tree by NCCL's model, among every protocol NCCL enables, or only `forced` (as
+// NCCL_PROTO forces one). InvalidArgument("ranks", ...) for a job whose nodes do not hold its ranks evenly.
 NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<Protocol> forced = std::nullopt);
 
 }  // namespace ddl

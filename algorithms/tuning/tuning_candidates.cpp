@@ -66,7 +66,7 @@ std::vector<AlgorithmOptions> optionsToTry(const AlgorithmDefinition& algorithm,
       options.dims = std::move(grid);
       withInners(options);
     }
-  } else if (algorithm.options & kChannels) {  // nccl-ring: the node's ranks, one and two channels per NIC
+  } else if (algorithm.options & kChannels) {  // nccl-ring, nccl-tree: the node's ranks, one and two channels per NIC
     options.ranksPerNode = std::min(ranks, cluster.gpusPerNode);
     const int perNic = std::max(1, ranks > cluster.gpusPerNode ? cluster.nicsPerNode : 1);
     for (int channels : {perNic, 2 * perNic}) {

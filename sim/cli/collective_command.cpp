@@ -169,8 +169,7 @@ int run(Arguments& args) {
     if (file) return {*file, named, ""};
     if (nccl) {
       const NcclChoice choice = ncclAllreduceChoice(*ncclJob, static_cast<double>(bytes), named);
-      return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol,
-              choice.label() + (choice.ncclPrefersTree ? "; NCCL's model prefers its tree here, not modelled yet" : "")};
+      return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol, choice.label()};
     }
     return {args.algorithm.schedule(spec, "--gpus"), named, tuned ? args.algorithm.choiceFor(static_cast<double>(bytes)).label() : ""};
   };

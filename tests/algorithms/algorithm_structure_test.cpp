@@ -1,5 +1,6 @@
 // The schedules have the shape their papers describe: who talks to whom, how many messages, how many bytes.
 
+#include <cstdlib>
 #include <set>
 #include <utility>
 
@@ -89,6 +90,73 @@ TEST(NcclRingAllreduce, RefusesChannelsAndNodeSizesItCannotRun) {
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = 0}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels + 1}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 3, .channels = 2}), "ranks-per-node");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels}), "none");
+}
+
+// 4 nodes of 8, 8 channels: on channel c only local rank c (the head) talks to other nodes, so the channels
+// cross between nodes from 8 different ranks; within a node every message goes one step along the chain
+// that starts at the head.
+TEST(NcclTreeAllreduce, OnlyEachChannelsHeadCrossesBetweenNodesAndTheRestIsAChain) {
+  const int p = 32, perNode = 8;
+  const Schedule schedule = allreduce("nccl-tree", p, p * 8 * 10, {.ranksPerNode = perNode, .chunkBytes = 256, .channels = perNode});
+  std::set<int> heads;
+  for (Rank rank = 0; rank < p; ++rank) {
+    const Program program = schedule.program(rank);
+    for (const Step& step : program.steps()) {
+      const int channel = step.channel / 2;  // an up and a down channel for each of NCCL's
+      const int head = channel % perNode;
+      if (step.peer / perNode != rank / perNode) {
+        EXPECT_EQ(rank % perNode, head) << "rank " << rank << " to " << step.peer << ", channel " << channel;
+        EXPECT_EQ(step.peer % perNode, head) << "rank " << rank << " to " << step.peer;
+        heads.insert(rank % perNode);
+      } else {
+        const int mine = (rank % perNode - head + perNode) % perNode, theirs = (step.peer % perNode - head + perNode) % perNode;
+        EXPECT_EQ(std::abs(mine - theirs), 1) << "rank " << rank << " and " << step.peer << " on channel " << channel;
+      }
+    }
+  }
+  EXPECT_EQ(heads.size(), 8u);
+}
+
+// Even and odd channels' trees over the nodes differ (the second is the first shifted by one node), so the
+// node at the root of one is not at the root of the other; each rank sends each chunk up once and down to
+// each child, and nothing on a channel leaves its part of the buffer.
+TEST(NcclTreeAllreduce, EvenAndOddChannelsUseTwoTreesEachOnItsOwnPart) {
+  const int p = 16, perNode = 2, channels = 2;
+  const Elements elements = 2 * 1000;
+  const Schedule schedule = allreduce("nccl-tree", p, elements, {.ranksPerNode = perNode, .channels = channels});
+  std::set<Rank> roots[channels];
+  for (Rank rank = 0; rank < p; ++rank) {
+    bool sendsUp[channels] = {false, false};
+    const Program program = schedule.program(rank);
+    for (const Step& step : program.steps()) {
+      const int channel = step.channel / 2;
+      if (step.sends() && step.channel % 2 == 0) sendsUp[channel] = true;
+      const Range part = blockOf({0, elements}, channels, channel);
+      EXPECT_TRUE(step.range.offset >= part.offset && step.range.offset + step.range.count <= part.offset + part.count)
+          << "rank " << rank << ", channel " << channel;
+    }
+    for (int c = 0; c < channels; ++c)
+      if (!sendsUp[c]) roots[c].insert(rank);
+  }
+  ASSERT_EQ(roots[0].size(), 1u);
+  ASSERT_EQ(roots[1].size(), 1u);
+  EXPECT_NE(*roots[0].begin() / perNode, *roots[1].begin() / perNode);
+}
+
+TEST(NcclTreeAllreduce, RefusesChannelsNodeSizesAndChunksItCannotRun) {
+  const auto fieldOf = [](const AlgorithmOptions& options) {
+    try {
+      allreduce("nccl-tree", 16, 1024, options);
+    } catch (const InvalidArgument& error) {
+      return error.field();
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = 0}), "channels");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels + 1}), "channels");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 3, .channels = 2}), "ranks-per-node");
+  EXPECT_EQ(fieldOf({.ranksPerNode = 4, .chunkBytes = 0, .channels = 2}), "chunk-bytes");
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels}), "none");
 }
 

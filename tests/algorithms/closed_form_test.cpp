@@ -129,6 +129,17 @@ TEST(ClosedForm, EqualsTheScheduleWalkForDoubleBinaryTreeWithEqualChunks) {
   }
 }
 
+// NCCL's tree: the walk of channel 0's tree, with its largest part, in chunks that all have one size (C
+// channels x chunks x 1024 four-byte elements with 4 KiB chunks). Odd channels' trees are the same shape.
+TEST(ClosedForm, EqualsTheScheduleWalkForNcclTreeOnEveryNodeSizeAndChannelCount) {
+  for (int ranks : {2, 3, 6, 8, 16, 24, 40})
+    for (int perNode : divisorsOf(ranks))
+      for (int channels : {1, 2, 3})
+        for (int chunks : {1, 2, 5})
+          expectClosedFormEqualsWalk(kNcclTreeAllreduce, ranks, static_cast<Elements>(channels) * chunks * 1024,
+                                     {.ranksPerNode = perNode, .chunkBytes = 4096, .channels = channels});
+}
+
 TEST(ClosedForm, BoundsTheDoubleBinaryTreeWalkFromAboveWithUnequalChunks) {
   const AlgorithmOptions options{.chunkBytes = 4096};
   for (int ranks : kRankCounts)

@@ -81,6 +81,9 @@ std::vector<Case> cases() {
     constexpr int kEveryNodeSizeUpTo = 32;
 #endif
     Case ncclRing{CollectiveKind::Allreduce, "nccl-ring", p, {}, "nccl_ring_node_sizes" + suffix};
+    // nccl-tree on the same nodes and channels, in chunks of 1 MiB: the largest count (4 MB) pipelines in
+    // up to 4 chunks a channel, the rest in one (smaller chunks at that count would take minutes).
+    Case ncclTree{CollectiveKind::Allreduce, "nccl-tree", p, {}, "nccl_tree_node_sizes" + suffix};
     const std::vector<int> divisors = divisorsOf(p);
     std::vector<std::pair<int, int>> ncclShapes;  // (ranks per node, channels)
     if (p > kEveryNodeSizeUpTo) {
@@ -98,6 +101,8 @@ std::vector<Case> cases() {
       shape.ranksPerNode = perNode;
       shape.channels = std::min(channels, kMaxChannels);
       ncclRing.shapes.push_back(shape);
+      shape.chunkBytes = 1 << 20;
+      ncclTree.shapes.push_back(shape);
     }
     for (std::size_t i = 0; i < divisors.size(); ++i) {
       const std::string& inner = kComposable[i % kComposable.size()];
@@ -108,6 +113,7 @@ std::vector<Case> cases() {
     all.push_back(hierarchical);
     all.push_back(torus);
     all.push_back(ncclRing);
+    all.push_back(ncclTree);
   }
   return all;
 }

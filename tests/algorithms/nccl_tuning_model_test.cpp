@@ -77,10 +77,16 @@ TEST(NcclTuningModel, ChoosesLowLatencyForSmallMessagesAndSimpleForLargeOnes) {
   for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
     const NcclChoice choice = ncclAllreduceChoice(twoA100Nodes(), bytes);
     for (Protocol protocol : allProtocols())
-      EXPECT_LE(choice.modelSeconds, ncclRingModelSeconds(twoA100Nodes(), protocol, bytes)) << bytes;
+      EXPECT_LE(choice.modelSeconds, std::min(ncclRingModelSeconds(twoA100Nodes(), protocol, bytes),
+                                              ncclTreeModelSeconds(twoA100Nodes(), protocol, bytes)))
+          << bytes;
   }
-  // Two nodes, 1 KB: NCCL's tree (25 us) beats any ring (30 steps): it says so.
-  EXPECT_TRUE(ncclAllreduceChoice(twoA100Nodes(), 1024).ncclPrefersTree);
+  // Two nodes, 1 KB: NCCL's tree (25 us) beats any ring (30 steps).
+  const NcclChoice small = ncclAllreduceChoice(twoA100Nodes(), 1024);
+  EXPECT_EQ(small.ncclAlgorithm, NcclAlgorithm::Tree);
+  EXPECT_EQ(small.algorithm.algorithm->name, "nccl-tree");
+  EXPECT_EQ(small.protocol, Protocol::LL);
+  EXPECT_DOUBLE_EQ(small.modelSeconds, ncclTreeModelSeconds(twoA100Nodes(), Protocol::LL, 1024));
 }
 
 TEST(NcclTuningModel, AForcedProtocolIsTheOnlyOneConsidered) {
@@ -102,12 +108,14 @@ TEST(NcclTuningModel, LL128OnlyWhereNcclEnablesItByDefault) {
 }
 
 TEST(NcclTuningModel, UsesFewerChannelsWhereEachWouldHaveTooLittleWork) {
-  // Simple: 512 threads x 64 bytes of each channel; LL: 512 x 8 x ranks.
-  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 16.0 * 512 * 64), 16);
-  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 16.0 * 512 * 64 - 1), 15);
-  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::Simple, 256 * 1024), 8);
-  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::LL, 1024), 1);
-  EXPECT_EQ(ncclChannelsFor(oneA100Node(), Protocol::LL, 3.0 * 512 * 8 * 8), 3);
+  // Simple: 512 threads x 64 bytes of each channel; LL: 512 x 8, times the ranks for a ring.
+  const auto ring = NcclAlgorithm::Ring;
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::Simple, 16.0 * 512 * 64), 16);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::Simple, 16.0 * 512 * 64 - 1), 15);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::Simple, 256 * 1024), 8);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::LL, 1024), 1);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::LL, 3.0 * 512 * 8 * 8), 3);
+  EXPECT_EQ(ncclChannelsFor(oneA100Node(), NcclAlgorithm::Tree, Protocol::LL, 3.0 * 512 * 8), 3);
   EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024).algorithm.options.channels, 1);
 }
 

@@ -36,11 +36,13 @@ TEST(TuningCandidates, CoverEveryAlgorithmAndItsOptionsEachOnce) {
                                "ddl 2x8", "ddl 8x2", "ddl 2x2x4", "ddl 4x2x2", "torus-2d 4x4, inner halving-doubling",
                                "torus-2d 2x8, inner ring", "hierarchical 4 per node, inner ring",
                                "hierarchical 8 per node, inner double-binary-tree", "nccl-ring 1 channel, 4 per node",
-                               "nccl-ring 2 channels, 4 per node"})
+                               "nccl-ring 2 channels, 4 per node", "nccl-tree 1 channel, 4 per node, 524288 B chunks",
+                               "nccl-tree 2 channels, 4 per node, 524288 B chunks"})
     EXPECT_TRUE(labels.count(expected)) << expected;
   // 4 without options, 3 chunk sizes, ddl: 3 grids of 2 and 3 of 3 sizes; torus-2d: 3 grids, hierarchical:
-  // 3 node sizes (2, 4, 8), each with the 5 composable allreduces; nccl-ring: one and two channels per NIC.
-  EXPECT_EQ(candidates.size(), 4u + 3u + 6u + 15u + 15u + 2u);
+  // 3 node sizes (2, 4, 8), each with the 5 composable allreduces; nccl-ring and nccl-tree: one and two
+  // channels per NIC.
+  EXPECT_EQ(candidates.size(), 4u + 3u + 6u + 15u + 15u + 2u + 2u);
   for (const AlgorithmChoice& candidate : candidates)
     EXPECT_NO_THROW(makeSchedule(*candidate.algorithm, {CollectiveKind::Allreduce, 16, 1024, 4}, candidate.options))
         << candidate.label();
