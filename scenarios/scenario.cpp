@@ -11,6 +11,7 @@
 #include "common/json_reader.hpp"
 #include "common/nearest_name.hpp"
 #include "common/number_text.hpp"
+#include "scenarios/nccl_job.hpp"
 #include "topologies/topology_grid.hpp"
 
 
@@ -171,13 +172,18 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
     if (algorithm.tuning.empty()) reader.at("tuning").fail("give the tuning table's file, with {gpus} for the GPU count");
     return algorithm;
   }
+  if (algorithm.ncclChosen()) {
+    reader.allowOnly(json, {"name"});  // NCCL's model gives each bucket's options
+    return algorithm;
+  }
   std::vector<std::string_view> fields{"name"};
   for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
   reader.allowOnly(json, fields);
   try {
     findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
   } catch (const InvalidArgument& error) {
-    reader.at("name").fail(error.message() + ", or auto (chosen per bucket from tuning tables)");
+    reader.at("name").fail(error.message() + ", or auto (chosen per bucket from tuning tables), or nccl (chosen per "
+                                             "bucket as NCCL's tuning model would)");
   }
   for (const OptionDeclaration& declaration : algorithmOptionTable()) {
     const std::string key(declaration.key);
@@ -337,7 +343,7 @@ void requireOptionsFitBuckets(const JsonReader& root, const Scenario& scenario) 
   for (const GradientBucket& bucket : plan.buckets()) largestBucket = std::max(largestBucket, bucket.elements.count);
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
     for (int count : scenario.simulatedGpuCounts()) {
-      if (scenario.algorithms[a].tuned()) {
+      if (scenario.algorithms[a].choosesPerBucket()) {
         scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);
         continue;
       }
@@ -397,7 +403,7 @@ bool Scenario::sourced(const EffectDeclaration& effect) const {
 
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
-  if (algorithm.tuned()) return kTunedAlgorithm;
+  if (algorithm.choosesPerBucket()) return algorithm.name;
   return findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(optionsFor(algorithm, gpus));
 }
 
@@ -414,7 +420,7 @@ ClusterShape clusterShapeOf(const Topology& topology, int gpus) {
 
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
-  if (algorithm.tuned()) return options;
+  if (algorithm.choosesPerBucket()) return options;
   const JsonReader reader(path, algorithm.path);
   const AlgorithmDefinition& definition = findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
   for (const ScenarioOption& option : algorithm.options) {
@@ -473,10 +479,11 @@ TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpu
 
 BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
   const std::vector<GradientBucket>& buckets = plan.buckets();
-  if (!algorithm.tuned())
+  if (!algorithm.choosesPerBucket())
     return BucketAlgorithms(buckets.size(), {&findAlgorithm(CollectiveKind::Allreduce, algorithm.name), optionsFor(algorithm, gpus)});
   // One GPU sends nothing, whatever the algorithm: it needs no table.
   if (gpus == 1) return BucketAlgorithms(buckets.size(), {&findAlgorithm(CollectiveKind::Allreduce, "ring"), {}});
+  if (algorithm.ncclChosen()) return ncclBucketAlgorithms(algorithm, gpus, plan);
   const TuningTable table = tuningTableFor(algorithm, gpus);
   BucketAlgorithms chosen;
   for (std::size_t b = 0; b < buckets.size(); ++b) {
@@ -489,6 +496,22 @@ BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, 
                                                         " (the choice for bucket " + std::to_string(b) + "): " + error.message());
     }
   }
+  return chosen;
+}
+
+// NCCL's choice for each bucket (algorithms/tuning/nccl_tuning_model.hpp) under Simple: an iteration runs on
+// one platform for all its buckets, calibrated to Simple, so no bucket can run under another protocol.
+BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
+  NcclJob job;
+  try {
+    job = ncclJobOf(topology, gpus);
+  } catch (const InvalidArgument& error) {
+    JsonReader(path, algorithm.path).at("name").fail("nccl at " + std::to_string(gpus) + " GPUs: " + error.message());
+  }
+  BucketAlgorithms chosen;
+  for (const GradientBucket& bucket : plan.buckets())
+    chosen.push_back(
+        ncclAllreduceChoice(job, static_cast<double>(bucket.elements.count) * plan.workload().elementBytes, Protocol::Simple).algorithm);
   return chosen;
 }
 

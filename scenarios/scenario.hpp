@@ -33,8 +33,10 @@ struct ScenarioOption {
   std::optional<OptionValue> value;
 };
 
-// The entry of a scenario's algorithms that chooses per gradient bucket: {"name": "auto", "tuning": FILE}.
+// The entries of a scenario's algorithms that choose per gradient bucket: {"name": "auto", "tuning": FILE},
+// from tuning tables, and {"name": "nccl"}, as NCCL's tuning model would on the scenario's topology.
 inline constexpr const char* kTunedAlgorithm = "auto";
+inline constexpr const char* kNcclAlgorithm = "nccl";
 
 // One algorithm of a scenario, with options that may follow the GPU count.
 struct ScenarioAlgorithm {
@@ -45,6 +47,8 @@ struct ScenarioAlgorithm {
   std::string tuning;
 
   bool tuned() const { return name == kTunedAlgorithm; }
+  bool ncclChosen() const { return name == kNcclAlgorithm; }
+  bool choosesPerBucket() const { return tuned() || ncclChosen(); }
 };
 
 // A result someone published for the experiment a scenario models, to set predictions beside (plots, tables).
@@ -88,7 +92,7 @@ struct Scenario {
 
   // The plan every GPU of every point follows, its compute times multiplied by `computeScale`.
   IterationPlan iterationPlan(double computeScale = 1) const;
-  // The options of `algorithm` at `gpus` GPUs, already validated (none for "auto").
+  // The options of `algorithm` at `gpus` GPUs, already validated (none for "auto" and "nccl").
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
   // "auto" at `gpus` GPUs: its tuning table, checked to be one of allreduces at that count on this
   // topology, in the gradients' element size; InvalidArgument naming $.algorithms[i].tuning otherwise.
@@ -96,6 +100,9 @@ struct Scenario {
   // What allreduces each bucket of `plan` at `gpus` GPUs: the entry's algorithm for all, or for "auto" the
   // tuning table's choice at each bucket's size, each checked to fit its bucket.
   BucketAlgorithms bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
+  // "nccl": each bucket as NCCL's tuning model would allreduce it under Simple; InvalidArgument naming
+  // $.algorithms[i].name where the GPUs leave a node part full.
+  BucketAlgorithms ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
   // What the point of `algorithm` at `gpus` GPUs is called ("ddl 4x16x4", "auto"): two entries may meet at some
   // GPU counts, and each point is simulated and measured once.
   std::string labelFor(const ScenarioAlgorithm& algorithm, int gpus) const;

@@ -212,7 +212,7 @@ Measured measure(const Scenario& scenario, const ScenarioAlgorithm& choice, cons
     collective.seconds = world.maxOverRanks(upperMedian(bucketSeconds[b]));
     collective.algbwBps = collective.seconds > 0 ? collective.bytes / collective.seconds : 0;
     collective.busbwBps = collective.algbwBps * busBandwidthFactor(CollectiveKind::Allreduce, ranks);
-    if (choice.tuned() && ranks > 1) collective.chosen = algorithms[b].label();
+    if (choice.choosesPerBucket() && ranks > 1) collective.chosen = algorithms[b].label();
     point.collectives.push_back(collective);
   }
   return measured;

@@ -110,7 +110,7 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
     point.collectives.push_back(allreduceMeasurement(
         static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], tasks.gpus));
     // What "auto" chose for each bucket; one GPU allreduces nothing.
-    if (choice.tuned() && tasks.gpus > 1) point.collectives.back().chosen = tasks.buckets.algorithms[b].label();
+    if (choice.choosesPerBucket() && tasks.gpus > 1) point.collectives.back().chosen = tasks.buckets.algorithms[b].label();
   }
   // The rest is latency. Never more than the whole, whatever the contention does.
   const double withoutLatency = values.at(tasks.first + 1).at(0);

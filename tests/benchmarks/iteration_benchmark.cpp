@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "algorithms/collectives/registry.hpp"
 #include "scenarios/scenario.hpp"
 #include "sim/registered_engines.hpp"
 #include "topologies/cluster.hpp"
@@ -32,15 +31,15 @@ int main(int argc, char** argv) {
     const IterationPlan plan = scenario.iterationPlan();
     const Cluster cluster(scenario.topology, gpus, scenario.placement);
     for (const ScenarioAlgorithm& choice : scenario.algorithms) {
-      const AlgorithmOptions options = scenario.optionsFor(choice, gpus);
-      const AlgorithmDefinition& algorithm = findAlgorithm(CollectiveKind::Allreduce, choice.name);
+      // One algorithm for every bucket, or what "auto" or "nccl" chooses for each.
+      const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
       const auto start = std::chrono::steady_clock::now();
-      const IterationSimulation simulated = engine.iteration(plan, bucketAllreduces(plan, algorithm, options, gpus), cluster, effects);
+      const IterationSimulation simulated = engine.iteration(plan, bucketAllreduces(plan, algorithms, gpus), cluster, effects);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       std::printf("%s at %d GPUs on the %s engine, %d iteration(s): %.6f s simulated in %.3f s, peak %.0f MB\n",
-                  algorithm.description(options).c_str(), gpus, std::string(engine.name()).c_str(), simulated.iterations,
+                  scenario.labelFor(choice, gpus).c_str(), gpus, std::string(engine.name()).c_str(), simulated.iterations,
                   simulated.iterationSeconds, wall, static_cast<double>(usage.ru_maxrss) / 1024);
       if (simulated.evenedBucketChange > 0) std::printf("  buckets evened by at most %.4f%%\n", 100 * simulated.evenedBucketChange);
     }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/invalid_argument.hpp"
+#include "scenarios/nccl_job.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace ddl {
@@ -39,6 +40,40 @@ TEST(Scenario, EveryShippedScenarioLoads) {
   // Goyal et al. measure against one 8-GPU server, and the scenario says so.
   EXPECT_EQ(loadScenario(scenarioFile("goyal-bigbasin-resnet50")).baselineGpus, 8);
   EXPECT_EQ(loadScenario(scenarioFile("powerai-ddl-resnet50")).baselineGpus, 1);
+}
+
+// {"name": "nccl"}: each bucket as NCCL's tuning model would allreduce it on the scenario's topology (under
+// Simple); one GPU allreduces nothing; the point is labelled nccl.
+TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(std::string(DDLSCALE_SOURCE_DIR) +
+                                                            "/tests/benchmarks/scenarios/dgx-h100-resnet50-16k.json"));
+  json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json";
+  json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
+  json["gpus"] = {1, 16, 64};
+  json["algorithms"] = {{{"name", "nccl"}}};
+  const Scenario scenario = scenarioFromJson(json, "nccl.json");
+  const ScenarioAlgorithm& nccl = scenario.algorithms.front();
+  EXPECT_TRUE(nccl.choosesPerBucket());
+  EXPECT_EQ(scenario.labelFor(nccl, 64), "nccl");
+  const IterationPlan plan = scenario.iterationPlan();
+  const NcclJob job = ncclJobOf(scenario.topology, 64);
+  const BucketAlgorithms chosen = scenario.bucketAlgorithms(nccl, 64, plan);
+  ASSERT_EQ(chosen.size(), plan.buckets().size());
+  for (std::size_t b = 0; b < chosen.size(); ++b) {
+    const double bytes = static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes;
+    EXPECT_EQ(chosen[b].label(), ncclAllreduceChoice(job, bytes, Protocol::Simple).algorithm.label()) << "bucket " << b;
+  }
+  EXPECT_EQ(scenario.bucketAlgorithms(nccl, 1, plan).front().algorithm->name, "ring");
+  json["gpus"] = {12};
+  try {
+    scenarioFromJson(json, "nccl.json");
+    FAIL() << "12 GPUs on nodes of 8 were taken";
+  } catch (const InvalidArgument& error) {
+    EXPECT_EQ(error.field(), "nccl.json: $.algorithms[0].name");
+  }
+  json["gpus"] = {16};
+  json["algorithms"] = {{{"name", "nccl"}, {"channels", 4}}};
+  EXPECT_THROW(scenarioFromJson(json, "nccl.json"), InvalidArgument);
 }
 
 class ScenarioErrors : public ::testing::Test {
