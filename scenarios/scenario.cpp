@@ -502,6 +502,9 @@ BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, 
 // NCCL's choice for each bucket (algorithms/tuning/nccl_tuning_model.hpp) under Simple: an iteration runs on
 // one platform for all its buckets, calibrated to Simple, so no bucket can run under another protocol.
 BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
+  if (placement != Placement::Packed)
+    JsonReader(path, algorithm.path).at("name").fail("nccl takes ranks packed onto their nodes, as NCCL's rings and trees "
+                                                     "number them, not the scenario's round-robin placement");
   NcclJob job;
   try {
     job = ncclJobOf(topology, gpus);

@@ -149,6 +149,9 @@ int run(Arguments& args) {
       args.protocol.empty() ? std::nullopt : std::optional<Protocol>(parseProtocol(args.protocol, "--protocol"));
   std::optional<NcclJob> ncclJob;
   if (nccl) {
+    if (args.topology.placement() != Placement::Packed)
+      throw InvalidArgument("--placement", "--algorithm nccl takes ranks packed onto their nodes, as NCCL's rings and trees "
+                                           "number them");
     try {
       ncclJob = ncclJobOf(cluster.topology(), args.gpus);
     } catch (const InvalidArgument& error) {

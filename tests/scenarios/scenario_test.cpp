@@ -72,6 +72,14 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
     EXPECT_EQ(error.field(), "nccl.json: $.algorithms[0].name");
   }
   json["gpus"] = {16};
+  json["placement"] = "round-robin";
+  try {
+    scenarioFromJson(json, "nccl.json");
+    FAIL() << "nccl took ranks spread round-robin over the nodes";
+  } catch (const InvalidArgument& error) {
+    EXPECT_EQ(error.field(), "nccl.json: $.algorithms[0].name");
+  }
+  json["placement"] = "packed";
   json["algorithms"] = {{{"name", "nccl"}, {"channels", 4}}};
   EXPECT_THROW(scenarioFromJson(json, "nccl.json"), InvalidArgument);
 }

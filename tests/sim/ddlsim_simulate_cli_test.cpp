@@ -397,7 +397,8 @@ TEST_F(DdlsimSimulate, NcclChoosesEachSizesProtocolAndChannelsAsItsTuningModelDo
   EXPECT_NE(text.out.find("nccl chose nccl-ring 1 channel, 8 per node, ll"), std::string::npos) << text.out;
   for (const auto& [flags, named] : {std::pair<std::string, std::string>{"--algorithm nccl --channels 4 --gpus 16", "--channels"},
                                      {"--algorithm nccl --collective all-gather --gpus 16", "--collective"},
-                                     {"--algorithm nccl --gpus 12", "--gpus"}}) {
+                                     {"--algorithm nccl --gpus 12", "--gpus"},
+                                     {"--algorithm nccl --gpus 16 --placement round-robin", "--placement"}}) {
     const Result refused = ddlsim("collective --topology dgx-a100-hdr -b 1K -e 1K " + flags);
     EXPECT_EQ(refused.exitCode, 2) << flags;
     EXPECT_EQ(refused.err.rfind("ddlsim: " + named, 0), 0u) << flags << ": " << refused.err;
