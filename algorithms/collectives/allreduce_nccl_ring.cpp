@@ -11,28 +11,15 @@
 #include <string>
 
 #include "algorithms/collectives/definitions.hpp"
+#include "algorithms/collectives/nccl_channels.hpp"
 #include "algorithms/collectives/ring_phases.hpp"
-#include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {
 
-int channelsOf(const AlgorithmOptions& options) { return options.channels.value_or(1); }
-int ranksPerNodeOf(const AlgorithmOptions& options) { return static_cast<int>(options.ranksPerNode.value_or(1)); }
-
-void validate(int ranks, const AlgorithmOptions& options) {
-  const int perNode = ranksPerNodeOf(options);
-  if (perNode < 1 || ranks % perNode != 0)
-    throw InvalidArgument("ranks-per-node", std::to_string(perNode) + " does not divide " + std::to_string(ranks) +
-                                                " ranks into whole nodes");
-  const int channels = channelsOf(options);
-  if (channels < 1 || channels > kMaxChannels)
-    throw InvalidArgument("channels", "must be 1 to " + std::to_string(kMaxChannels) + ", got " + std::to_string(channels));
-}
-
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int) {
-  const int channels = channelsOf(options);
-  const int perNode = ranksPerNodeOf(options);
+  const int channels = ncclChannelsOf(options);
+  const int perNode = ncclRanksPerNodeOf(options);
   for (int c = 0; c < channels; ++c) {
     const RingOrder ring{group, perNode, c % perNode};
     const Range part = blockOf(range, channels, c);
@@ -44,16 +31,12 @@ void append(ProgramBuilder& builder, const Group& group, Range range, const Algo
 // With no link shared, the channels run apart, and the one with the largest part (channel 0) ends last: a
 // ring over ceil(n / C) elements.
 double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& options, const CostModel& model) {
-  const Elements part = largestBlock(spec.elements, channelsOf(options));
+  const Elements part = largestBlock(spec.elements, ncclChannelsOf(options));
   return ringReduceScatterSeconds(spec.ranks, part, spec.elementBytes, model.link(0), model.reduceSecondsPerByte()) +
          ringAllGatherSeconds(spec.ranks, part, spec.elementBytes, model.link(0));
 }
 
-std::string describe(const AlgorithmOptions& options) {
-  const int channels = channelsOf(options);
-  return "nccl-ring " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
-         std::to_string(ranksPerNodeOf(options)) + " per node";
-}
+std::string describe(const AlgorithmOptions& options) { return describeNcclChannels("nccl-ring", options); }
 
 }  // namespace
 
@@ -62,7 +45,7 @@ const AlgorithmDefinition kNcclRingAllreduce{
     .collective = CollectiveKind::Allreduce,
     .summary = "rings side by side on parts of the buffer, each entering every node at another rank (NCCL's channels over every rail)",
     .options = kChannels | kRanksPerNode,
-    .validate = validate,
+    .validate = validateNcclChannels,
     .describe = describe,
     .append = append,
     .closedFormSeconds = closedFormSeconds,

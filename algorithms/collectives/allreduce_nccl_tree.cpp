@@ -13,6 +13,7 @@
 
 #include "algorithms/collectives/binary_tree.hpp"
 #include "algorithms/collectives/definitions.hpp"
+#include "algorithms/collectives/nccl_channels.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
@@ -21,8 +22,6 @@ namespace {
 // NCCL's Simple protocol moves buffers in chunks of this order, as double-binary-tree's.
 constexpr std::int64_t kDefaultChunkBytes = 512 * 1024;
 
-int channelsOf(const AlgorithmOptions& options) { return options.channels.value_or(1); }
-int ranksPerNodeOf(const AlgorithmOptions& options) { return static_cast<int>(options.ranksPerNode.value_or(1)); }
 std::int64_t chunkBytesOf(const AlgorithmOptions& options) { return options.chunkBytes.value_or(kDefaultChunkBytes); }
 
 // Chunks of a part: enough that none exceeds the chunk size, at least one.
@@ -61,21 +60,15 @@ TreeNode treeNodeOf(int member, int size, int perNode, int channel) {
 }
 
 void validate(int ranks, const AlgorithmOptions& options) {
-  const int perNode = ranksPerNodeOf(options);
-  if (perNode < 1 || ranks % perNode != 0)
-    throw InvalidArgument("ranks-per-node", std::to_string(perNode) + " does not divide " + std::to_string(ranks) +
-                                                " ranks into whole nodes");
-  const int channels = channelsOf(options);
-  if (channels < 1 || channels > kMaxChannels)
-    throw InvalidArgument("channels", "must be 1 to " + std::to_string(kMaxChannels) + ", got " + std::to_string(channels));
+  validateNcclChannels(ranks, options);
   if (options.chunkBytes && *options.chunkBytes < 1)
     throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
 }
 
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int elementBytes) {
   if (!group.contains(builder.self()) || group.size < 2) return;
-  const int channels = channelsOf(options);
-  const int perNode = ranksPerNodeOf(options);
+  const int channels = ncclChannelsOf(options);
+  const int perNode = ncclRanksPerNodeOf(options);
   const int me = group.indexOf(builder.self());
   for (int c = 0; c < channels; ++c) {
     const Range part = blockOf(range, channels, c);
@@ -177,17 +170,15 @@ double treeWalkSeconds(int size, int perNode, int channel, int chunks, double tr
 
 double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& options, const CostModel& model) {
   if (spec.ranks < 2 || spec.elements == 0) return 0;
-  const Elements part = largestBlock(spec.elements, channelsOf(options));
+  const Elements part = largestBlock(spec.elements, ncclChannelsOf(options));
   const int chunks = chunkCount(part, spec.elementBytes, options);
   const double bytes = static_cast<double>(largestBlock(part, chunks)) * spec.elementBytes;
-  return treeWalkSeconds(spec.ranks, ranksPerNodeOf(options), 0, chunks, model.link(0).messageSeconds(bytes),
+  return treeWalkSeconds(spec.ranks, ncclRanksPerNodeOf(options), 0, chunks, model.link(0).messageSeconds(bytes),
                          model.reduceSeconds(bytes));
 }
 
 std::string describe(const AlgorithmOptions& options) {
-  const int channels = channelsOf(options);
-  return "nccl-tree " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
-         std::to_string(ranksPerNodeOf(options)) + " per node, " + std::to_string(chunkBytesOf(options)) + " B chunks";
+  return describeNcclChannels("nccl-tree", options) + ", " + std::to_string(chunkBytesOf(options)) + " B chunks";
 }
 
 }  // namespace

@@ -14,6 +14,16 @@
 namespace ddl::testing {
 namespace {
 
+// The option an allreduce of 1024 elements on 16 ranks names in refusing `options`; "none" if it takes them.
+std::string refusedField(const std::string& algorithm, const AlgorithmOptions& options) {
+  try {
+    allreduce(algorithm, 16, 1024, options);
+  } catch (const InvalidArgument& error) {
+    return error.field();
+  }
+  return "none";
+}
+
 TEST(RingAllreduce, EveryRankSendsTwoPMinusOneBlocksToItsRightNeighbour) {
   const int p = 8;
   const Schedule ring = allreduce("ring", p, 8 * 100);
@@ -79,14 +89,7 @@ TEST(NcclRingAllreduce, OneChannelWithOneRankPerNodeIsThePlainRing) {
 }
 
 TEST(NcclRingAllreduce, RefusesChannelsAndNodeSizesItCannotRun) {
-  const auto fieldOf = [](const AlgorithmOptions& options) {
-    try {
-      allreduce("nccl-ring", 16, 1024, options);
-    } catch (const InvalidArgument& error) {
-      return error.field();
-    }
-    return std::string("none");
-  };
+  const auto fieldOf = [](const AlgorithmOptions& options) { return refusedField("nccl-ring", options); };
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = 0}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels + 1}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 3, .channels = 2}), "ranks-per-node");
@@ -145,14 +148,7 @@ TEST(NcclTreeAllreduce, EvenAndOddChannelsUseTwoTreesEachOnItsOwnPart) {
 }
 
 TEST(NcclTreeAllreduce, RefusesChannelsNodeSizesAndChunksItCannotRun) {
-  const auto fieldOf = [](const AlgorithmOptions& options) {
-    try {
-      allreduce("nccl-tree", 16, 1024, options);
-    } catch (const InvalidArgument& error) {
-      return error.field();
-    }
-    return std::string("none");
-  };
+  const auto fieldOf = [](const AlgorithmOptions& options) { return refusedField("nccl-tree", options); };
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = 0}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 4, .channels = kMaxChannels + 1}), "channels");
   EXPECT_EQ(fieldOf({.ranksPerNode = 3, .channels = 2}), "ranks-per-node");

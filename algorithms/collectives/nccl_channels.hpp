@@ -1,0 +1,35 @@
+#pragma once
+// The options NCCL's algorithms share (nccl-ring, nccl-tree): channels side by side, each on its part of the
+// buffer, over nodes of consecutive ranks.
+
+#include <string>
+#include <string_view>
+
+#include "algorithms/collectives/algorithm_options.hpp"
+#include "common/invalid_argument.hpp"
+
+namespace ddl {
+
+inline int ncclChannelsOf(const AlgorithmOptions& options) { return options.channels.value_or(1); }
+inline int ncclRanksPerNodeOf(const AlgorithmOptions& options) { return static_cast<int>(options.ranksPerNode.value_or(1)); }
+
+// InvalidArgument naming ranks-per-node unless it divides `ranks` into whole nodes, or channels unless it is
+// 1 to NCCL's MAXCHANNELS.
+inline void validateNcclChannels(int ranks, const AlgorithmOptions& options) {
+  const int perNode = ncclRanksPerNodeOf(options);
+  if (perNode < 1 || ranks % perNode != 0)
+    throw InvalidArgument("ranks-per-node", std::to_string(perNode) + " does not divide " + std::to_string(ranks) +
+                                                " ranks into whole nodes");
+  const int channels = ncclChannelsOf(options);
+  if (channels < 1 || channels > kMaxChannels)
+    throw InvalidArgument("channels", "must be 1 to " + std::to_string(kMaxChannels) + ", got " + std::to_string(channels));
+}
+
+// "nccl-ring 2 channels, 4 per node"
+inline std::string describeNcclChannels(std::string_view name, const AlgorithmOptions& options) {
+  const int channels = ncclChannelsOf(options);
+  return std::string(name) + " " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
+         std::to_string(ncclRanksPerNodeOf(options)) + " per node";
+}
+
+}  // namespace ddl
