@@ -458,6 +458,8 @@ CASES = [
           ("--channels on ring", ["--algorithm", "ring", "--channels", "2", "--gpus", "4"], ["--channels", "ring takes no"]),
           ("--algorithm nccl with an option it chooses", ["--algorithm", "nccl", "--channels", "4", "--gpus", "4"],
            ["--channels", "cannot be combined with --algorithm nccl"]),
+          ("--algorithm nccl on ranks placed round-robin", ["--algorithm", "nccl", "--placement", "round-robin", "--gpus", "4"],
+           ["--placement", "packed"]),
           ("a protocol that does not exist", ["--algorithm", "ring", "--protocol", "ll256", "--gpus", "4"],
            ["--protocol", "simple, ll or ll128"]),
           ("nccl-ring's nodes that do not divide", ["--algorithm", "nccl-ring", "--ranks-per-node", "3", "--gpus", "4"],
