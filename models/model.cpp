@@ -37,14 +37,39 @@ std::optional<MeasuredBreakdown> measuredBreakdown(const JsonReader& p, const nl
 
 }  // namespace
 
+double optimizerBytesPerParameter(ModelOptimizer optimizer) {
+  return optimizer == ModelOptimizer::Adam ? 7.0 * 4 : 5.0 * 4;
+}
+
 Model Model::load(const std::string& path) { return fromJson(readJsonFile(path), path); }
 
 Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
-  root.allowOnly(json, {"name", "gradients", "gpus", "parameters", "forward_flops_per_image"});
+  root.allowOnly(json, {"name", "gradients", "gpus", "parameters", "forward_flops_per_image", "forward_flops_per_sequence",
+                        "sequence_length", "optimizer"});
   Model model;
   model.path_ = path;
   model.name_ = root.stringAt(json, "name");
+  if (root.has(json, "sequence_length")) model.sequenceLength_ = static_cast<int>(root.integerAt(json, "sequence_length", 1, 1 << 24));
+  // A sample is an image, or a sequence where the model says how long: FLOPs are counted per sample, under
+  // the name that says which, and the other name is refused rather than read as the wrong unit.
+  const bool sequences = model.sequenceLength_ > 0;
+  const char* const flopsField = sequences ? "backward_flops_per_sequence" : "backward_flops_per_image";
+  const char* const otherFlopsField = sequences ? "backward_flops_per_image" : "backward_flops_per_sequence";
+  const auto refuseOtherUnit = [&](const JsonReader& at, const nlohmann::json& object, const char* other, const char* own) {
+    if (at.has(object, other))
+      at.at(other).fail(sequences ? std::string("the model has a sequence_length, so its FLOPs are per sequence: ") + own
+                                  : std::string("a model without sequence_length counts FLOPs per image: ") + own);
+  };
+  refuseOtherUnit(root, json, sequences ? "forward_flops_per_image" : "forward_flops_per_sequence",
+                  sequences ? "forward_flops_per_sequence" : "forward_flops_per_image");
+  if (root.has(json, "optimizer")) {
+    const std::string optimizer = root.stringAt(json, "optimizer");
+    if (optimizer == "adam") model.optimizer_ = ModelOptimizer::Adam;
+    else if (optimizer != "sgd-momentum")
+      root.at("optimizer").fail("'" + optimizer + "' is no optimizer a model may step with: " + listOfNames(kModelOptimizerNames) +
+                                didYouMean(optimizer, kModelOptimizerNames));
+  }
   const JsonReader gradients = root.at("gradients");
   const auto& list = gradients.array(root.member(json, "gradients"));
   if (list.empty()) gradients.fail("a model needs at least one gradient tensor");
@@ -52,18 +77,20 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   long long elements = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonReader tensor = gradients.at(i);
-    tensor.allowOnly(list[i], {"name", "elements", "backward_flops_per_image"});
+    refuseOtherUnit(tensor, list[i], otherFlopsField, flopsField);
+    tensor.allowOnly(list[i], {"name", "elements", flopsField});
     // An imported model's tensors have measured times instead of FLOPs (checkWhatTheSplitNeeds).
-    const double flops = tensor.has(list[i], "backward_flops_per_image") ? tensor.numberAt(list[i], "backward_flops_per_image", 0, 1e18) : 0;
+    const double flops = tensor.has(list[i], flopsField) ? tensor.numberAt(list[i], flopsField, 0, 1e18) : 0;
     model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40), flops});
-    backwardFlops += model.tensors_.back().backwardFlopsPerImage;
+    backwardFlops += model.tensors_.back().backwardFlopsPerSample;
     elements += model.tensors_.back().elements;
     if (elements > (1LL << 40)) tensor.at("elements").fail("the gradients add up to more than 2^40 elements");
   }
   if (root.has(json, "parameters") && root.integerAt(json, "parameters", 1, 1LL << 40) != elements)
     root.at("parameters").fail(std::to_string(root.integerAt(json, "parameters", 1, 1LL << 40)) +
                                ", but the gradients add up to " + std::to_string(elements) + " elements");
-  if (root.has(json, "forward_flops_per_image")) root.numberAt(json, "forward_flops_per_image", 0, 1e18);
+  const char* const forwardField = sequences ? "forward_flops_per_sequence" : "forward_flops_per_image";
+  if (root.has(json, forwardField)) root.numberAt(json, forwardField, 0, 1e18);
   const JsonReader gpus = root.at("gpus");
   for (const auto& [gpu, entry] : gpus.object(root.member(json, "gpus")).items()) {
     const JsonReader gpuReader = gpus.at(gpu);
@@ -102,7 +129,8 @@ void Model::checkWhatTheSplitNeeds(const JsonReader& root, double backwardFlops)
     const JsonReader at = root.at("gpus").at(profile.gpu);
     // The backward pass is split among the tensors in proportion to their FLOPs: some must have some.
     if (backwardFlops <= 0)
-      root.at("gradients").fail("every tensor's backward_flops_per_image is 0 or absent, and profile " + profile.gpu + " " +
+      root.at("gradients").fail(std::string("every tensor's ") + (sequenceLength_ > 0 ? "backward_flops_per_sequence" : "backward_flops_per_image") +
+                                " is 0 or absent, and profile " + profile.gpu + " " +
                                 profile.key + " has no measured breakdown (forward_s, backward_s, optimizer_s) to take "
                                 "instead: at least one must be positive to split its backward time");
     if (std::none_of(memory_.begin(), memory_.end(), [&](const Memory& memory) { return memory.gpu == profile.gpu; }))
@@ -118,7 +146,7 @@ long long Model::parameters() const {
 
 double Model::optimizerSeconds(const std::string& gpu) const {
   for (const Memory& memory : memory_)
-    if (memory.gpu == gpu) return 5.0 * 4 * static_cast<double>(parameters()) / memory.bandwidthBps;
+    if (memory.gpu == gpu) return optimizerBytesPerParameter(optimizer_) * static_cast<double>(parameters()) / memory.bandwidthBps;
   throw InvalidArgument(path_ + ": $.gpus", "no entry for GPU '" + gpu + "'");
 }
 
@@ -150,10 +178,10 @@ TrainingWorkload Model::workload(const std::string& gpu, int batch, const std::s
     throw InvalidArgument(path_ + ": $.gpus." + gpu, "the optimizer step alone takes longer than the iteration");
   workload.forwardSeconds = computeSeconds / 3;
   double backwardFlops = 0;
-  for (const Tensor& tensor : tensors_) backwardFlops += tensor.backwardFlopsPerImage;
+  for (const Tensor& tensor : tensors_) backwardFlops += tensor.backwardFlopsPerSample;
   for (const Tensor& tensor : tensors_)
     workload.gradients.push_back(
-        {tensor.name, tensor.elements, computeSeconds * 2 / 3 * tensor.backwardFlopsPerImage / backwardFlops});
+        {tensor.name, tensor.elements, computeSeconds * 2 / 3 * tensor.backwardFlopsPerSample / backwardFlops});
   return workload;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // A model file (models/*.json): the gradient tensors in backprop order with their FLOPs, and measured
 // single-GPU iteration times per GPU type and batch size. It yields the TrainingWorkload of one GPU.
+//
+// A sample is an image (the CNNs), or, in a model that declares a sequence_length (the transformers), a
+// sequence of that many tokens: its FLOPs are then per sequence and its batches count sequences.
 
 #include <cmath>
 #include <optional>
@@ -35,6 +38,15 @@ inline bool phasesMakeTheIteration(double phasesSeconds, double iterationSeconds
   return std::abs(phasesSeconds - iterationSeconds) <= 1e-6 * iterationSeconds;
 }
 
+// The optimizer whose step the model's profiles include, and which a workload without a measured breakdown
+// charges at the GPU's memory bandwidth: the bytes of fp32 state its step reads and writes per parameter.
+enum class ModelOptimizer {
+  SgdMomentum,  // reads weight, gradient and momentum, writes weight and momentum: 5 x 4 bytes
+  Adam,         // reads weight, gradient and both moments, writes weight and both moments: 7 x 4 bytes
+};
+inline constexpr std::string_view kModelOptimizerNames[] = {"sgd-momentum", "adam"};
+double optimizerBytesPerParameter(ModelOptimizer optimizer);
+
 struct ModelProfile {
   std::string gpu;
   std::string key;        // "fp32-32"
@@ -55,6 +67,9 @@ class Model {
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }
   long long parameters() const;
+  // Tokens per sample for a sequence model; 0 for a model of images.
+  int sequenceLength() const { return sequenceLength_; }
+  ModelOptimizer optimizer() const { return optimizer_; }
   const std::vector<ModelProfile>& profiles() const { return profiles_; }
 
   // One GPU's iteration at `batch` images on `gpu`, from the matching profile (InvalidArgument listing the
@@ -66,16 +81,16 @@ class Model {
   // caller says otherwise.
   TrainingWorkload workload(const std::string& gpu, int batch, const std::string& precision = "fp32") const;
 
-  // The SGD-with-momentum step reads weights, gradients and momentum and writes weights and momentum:
-  // 5 x 4 bytes per parameter through the GPU's memory (an assumption: memory-bound, fp32 master weights
-  // and momentum whatever the compute precision, as mixed-precision training keeps them).
+  // The optimizer step, memory-bound: optimizerBytesPerParameter through the GPU's memory for every
+  // parameter (an assumption: fp32 master weights and optimizer state whatever the compute precision, as
+  // mixed-precision training keeps them).
   double optimizerSeconds(const std::string& gpu) const;
 
  private:
   struct Tensor {
     std::string name;
     Elements elements;
-    double backwardFlopsPerImage;
+    double backwardFlopsPerSample;
   };
   struct Memory {
     std::string gpu;
@@ -86,6 +101,8 @@ class Model {
 
   std::string name_;
   std::string path_;
+  int sequenceLength_ = 0;
+  ModelOptimizer optimizer_ = ModelOptimizer::SgdMomentum;
   std::vector<Tensor> tensors_;
   std::vector<ModelProfile> profiles_;
   std::vector<Memory> memory_;

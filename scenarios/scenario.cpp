@@ -208,9 +208,30 @@ void readTopology(const JsonReader& root, const nlohmann::json& json, Scenario& 
       findDataFile("topologies", root.stringAt(json, "topology"), path, path + ": $.topology"), overrides);
 }
 
+// A sequence model's profiles are measured at its sequence length, and nothing scales them to another: a
+// scenario states the length it means (its batch counts sequences of it), which must be the model's, and a
+// model of images takes none.
+void readSequenceLength(const JsonReader& root, const nlohmann::json& json, const Model& model) {
+  const int modelLength = model.sequenceLength();
+  if (!root.has(json, "sequence_length")) {
+    if (modelLength > 0)
+      root.fail("model '" + model.name() + "' trains on sequences of " + std::to_string(modelLength) +
+                " tokens: give \"sequence_length\": " + std::to_string(modelLength) + ", so that batch_per_gpu counts sequences of it");
+    return;
+  }
+  const int length = static_cast<int>(root.integerAt(json, "sequence_length", 1, 1 << 24));
+  if (modelLength == 0)
+    root.at("sequence_length").fail("model '" + model.name() + "' trains on images, not sequences: leave sequence_length out");
+  if (length != modelLength)
+    root.at("sequence_length").fail(std::to_string(length) + ", but model '" + model.name() + "' is profiled at sequences of " +
+                                    std::to_string(modelLength) + " tokens only (" + model.path() + "), and compute times are not scaled "
+                                    "to another length");
+}
+
 // The model, the GPU whose profile it runs and the batch: a profile must exist for them.
 void readModel(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
   scenario.model = Model::load(findDataFile("models", root.stringAt(json, "model"), scenario.path, scenario.path + ": $.model"));
+  readSequenceLength(root, json, scenario.model);
   scenario.gpu = root.stringAt(json, "gpu");
   scenario.batchPerGpu = static_cast<int>(root.integerAt(json, "batch_per_gpu", 1, 1 << 20));
   readPrecisions(root, json, scenario);
@@ -524,7 +545,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
                         "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published", "precision",
-                        "gradients", "fusion", "effects"});
+                        "gradients", "fusion", "effects", "sequence_length"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");

@@ -41,8 +41,13 @@ std::string effectsLine(const Scenario& scenario) {
 }
 
 void writeTable(std::ostream& out, const Scenario& scenario, const IterationPlan& plan, const ScalingResults& results) {
+  // A model of sequences counts its batch, and its rate, in sequences (the results files keep the name
+  // images_per_s for either: samples per second).
+  const bool sequences = scenario.model.sequenceLength() > 0;
+  const char* const rate = sequences ? "sequences/s" : "images/s";
   out << "scenario  " << scenario.name << ": " << scenario.model.name() << " on " << scenario.gpu << ", batch "
-      << scenario.batchPerGpu << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets ("
+      << scenario.batchPerGpu << (sequences ? " sequences of " + std::to_string(scenario.model.sequenceLength()) + " tokens" : std::string())
+      << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets ("
       << fusionLine(scenario.fusion) << ")" << (scenario.overlapBackward ? ", overlapping backward" : ", after backward")
       << "\n";
   out << "effects   " << effectsLine(scenario) << "\n";
@@ -57,13 +62,13 @@ void writeTable(std::ostream& out, const Scenario& scenario, const IterationPlan
   if (sampled)
     out << "samples   " << results.points.front().interval->samples
         << " Monte Carlo samples over the priors of the sourced effects (ddlsim effects) and the seeds of the\n"
-           "          per-rank draws: iteration, images/s and efficiency are the samples' medians, and 90% the 5th to\n"
+           "          per-rank draws: iteration, " << rate << " and efficiency are the samples' medians, and 90% the 5th to\n"
            "          95th percentile of the efficiency, each sample against its baseline under the same draw; exposed\n"
            "          and its split are at every input's central value. What no prior covers (the topology, the\n"
            "          model's profile, the engine) is not in the interval.\n";
   out << "\n";
   char line[320];
-  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %*s %14s %12s %12s\n", "gpus", "algorithm", "iteration", "images/s",
+  std::snprintf(line, sizeof line, "%6s  %-36s %12s %12s %*s %14s %12s %12s\n", "gpus", "algorithm", "iteration", rate,
                 sampled ? 26 : 11, sampled ? "efficiency (90% interval)" : "efficiency", "exposed comm", "latency", "bandwidth");
   out << line;
   for (const ScalingPoint& point : results.points) {

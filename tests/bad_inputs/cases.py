@@ -80,6 +80,9 @@ RING_THEN_HALVING_DOUBLING_AT_16384 = {
 # A scenario small enough to simulate in a moment, naming the shipped topology and model.
 SMALL_SCENARIO = {"name": "small", "topology": "minsky-p100-ib-edr", "model": "resnet50", "gpu": "P100", "batch_per_gpu": 32,
                   "gpus": [1, 4], "algorithms": [{"name": "ring"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}]}
+# The same for a model of sequences: GPT-2 small, profiled on the A100 at 1024 tokens.
+SMALL_TRANSFORMER_SCENARIO = {"name": "small-gpt2", "topology": "dgx-a100-hdr", "model": "gpt2", "gpu": "A100", "precision": "bf16",
+                              "sequence_length": 1024, "batch_per_gpu": 64, "gpus": [1, 8], "algorithms": [{"name": "ring"}]}
 SCHEDULE = {"collective": "allreduce", "ranks": 2, "elements": 2, "element_bytes": 4, "programs": [
     {"rank": 0, "steps": [{"op": "send", "peer": 1, "offset": 0, "count": 1, "channel": 0, "after": []},
                           {"op": "receive-reduce", "peer": 1, "offset": 1, "count": 1, "channel": 0, "after": []},
@@ -151,6 +154,12 @@ CASES = [
 
     # --- scenario fields
     scenario_case("gpus missing", ["$.gpus", "missing"], ("$.gpus", DELETE)),
+    scenario_case("a sequence length for a model of images", ["$.sequence_length", "images"], ("$.sequence_length", 224)),
+    scenario_case("a sequence length of 0", ["$.sequence_length"], ("$.sequence_length", 0), base=SMALL_TRANSFORMER_SCENARIO),
+    scenario_case("a sequence length the model is not profiled at", ["$.sequence_length", "1024 tokens only"],
+                  ("$.sequence_length", 2048), base=SMALL_TRANSFORMER_SCENARIO),
+    scenario_case("a model of sequences without the sequence length", ["scenario.json: $:", "\"sequence_length\": 1024"],
+                  ("$.sequence_length", DELETE), base=SMALL_TRANSFORMER_SCENARIO),
     scenario_case("a published point above 150% efficiency", ["$.published[0].efficiency"],
                   ("$.published", [{"gpus": 8, "efficiency": 2, "label": "x", "source": "y"}])),
     scenario_case("a published point without its source", ["$.published[0].source", "missing"],
@@ -340,7 +349,12 @@ CASES = [
                ("$.gpus.P100.profiles.fp32-32.source", DELETE)),
     model_case("a memory bandwidth of 0", ["$.gpus.P100.memory.bandwidth_Bps"], ("$.gpus.P100.memory.bandwidth_Bps", 0)),
     model_case("a misspelt tensor field", ["$.gradients[0].element", "did you mean 'elements'"], ("$.gradients[0].elements", RENAME, "element")),
-    model_case("an unknown model field", ["$.optimizer", "unknown field"], ("$.optimizer", "sgd")),
+    model_case("an unknown model field", ["$.learning_rate", "unknown field"], ("$.learning_rate", 0.1)),
+    model_case("an unknown optimizer", ["$.optimizer", "sgd-momentum or adam"], ("$.optimizer", "sgd")),
+    model_case("a sequence length of 0", ["$.sequence_length"], ("$.sequence_length", 0)),
+    model_case("FLOPs per image in a model of sequences", ["$.forward_flops_per_image", "per sequence"], ("$.sequence_length", 1024)),
+    model_case("FLOPs per sequence in a model of images", ["$.gradients[0].backward_flops_per_sequence", "per image"],
+               ("$.gradients[0].backward_flops_per_image", RENAME, "backward_flops_per_sequence")),
     model_case("a tensor without a name", ["$.gradients[0].name", "missing"], ("$.gradients[0].name", DELETE)),
     Case("model: every backward FLOP 0", [SIM, "{dir}/scenario.json", "--out", "{out}"], ["model.json", "$.gradients", "backward_flops_per_image"],
          {"scenario.json": json.dumps(dict(SMALL_SCENARIO, model="model.json")),

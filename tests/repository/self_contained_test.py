@@ -13,6 +13,7 @@ import unittest
 SOURCE = pathlib.Path(sys.argv.pop(1) if len(sys.argv) > 1 else ".").resolve()
 OUTSIDE = "../" "shared"
 GENERATED_MODELS = ("resnet50", "resnet101", "resnet101-22k")
+GENERATED_TRANSFORMERS = ("gpt2", "gpt2-medium", "gpt2-xl", "bert-large", "bert-large-seq512", "llama2-7b")
 
 
 def tracked_files():
@@ -47,6 +48,16 @@ class RepositoryStandsAlone(unittest.TestCase):
                 generated = pathlib.Path(out, f"{name}.json").read_bytes()
                 shipped = (SOURCE / "models" / f"{name}.json").read_bytes()
                 self.assertEqual(generated, shipped, f"models/{name}.json differs from what the generator writes")
+
+    def test_the_shipped_transformers_regenerate_from_their_published_configurations(self):
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([sys.executable, str(SOURCE / "models/generate_transformer_models.py"), out],
+                           check=True, capture_output=True)
+            for name in GENERATED_TRANSFORMERS:
+                generated = pathlib.Path(out, f"{name}.json").read_bytes()
+                shipped = (SOURCE / "models" / f"{name}.json").read_bytes()
+                self.assertEqual(generated, shipped, f"models/{name}.json differs from what the generator writes")
+            self.assertEqual(sorted(p.stem for p in pathlib.Path(out).glob("*.json")), sorted(GENERATED_TRANSFORMERS))
 
 
 if __name__ == "__main__":

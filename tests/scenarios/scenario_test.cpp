@@ -84,6 +84,37 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
   EXPECT_THROW(scenarioFromJson(json, "nccl.json"), InvalidArgument);
 }
 
+// A transformer's batch counts sequences of the length its profiles were measured at: the scenario says that
+// length, and no other is taken, since nothing scales compute to it.
+TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("gpt2-xl-dgx-h100")));
+  json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json";
+  json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/gpt2-xl.json";
+  const Scenario scenario = scenarioFromJson(json, "gpt2.json");
+  EXPECT_EQ(scenario.model.sequenceLength(), 1024);
+  EXPECT_EQ(loadScenario(scenarioFile("gpt2-xl-dgx-h100")).batchPerGpu, 16) << "sequences per GPU";
+  EXPECT_EQ(scenario.iterationPlan().workload().elementBytes, 2) << "bf16 compute allreduces bf16 gradients";
+  const auto fieldOf = [](const nlohmann::json& edited) {
+    try {
+      scenarioFromJson(edited, "gpt2.json");
+    } catch (const InvalidArgument& error) {
+      return error.field() + ": " + error.message();
+    }
+    return std::string("(no error)");
+  };
+  nlohmann::json edited = json;
+  edited["sequence_length"] = 2048;
+  EXPECT_EQ(fieldOf(edited).rfind("gpt2.json: $.sequence_length: 2048, but model 'gpt2-xl' is profiled at sequences of 1024", 0), 0)
+      << fieldOf(edited);
+  edited.erase("sequence_length");
+  EXPECT_EQ(fieldOf(edited).rfind("gpt2.json: $: model 'gpt2-xl' trains on sequences of 1024 tokens", 0), 0) << fieldOf(edited);
+  nlohmann::json images = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
+  images["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/minsky-p100-ib-edr.json";
+  images["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
+  images["sequence_length"] = 1024;
+  EXPECT_EQ(fieldOf(images).rfind("gpt2.json: $.sequence_length: model 'resnet50' trains on images", 0), 0) << fieldOf(images);
+}
+
 class ScenarioErrors : public ::testing::Test {
  protected:
   std::string faultyField(const std::function<void(nlohmann::json&)>& edit) {
