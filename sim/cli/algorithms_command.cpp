@@ -51,7 +51,7 @@ nlohmann::json registryJson() {
   return {{"algorithms", std::move(algorithms)}, {"options", std::move(options)}};
 }
 
-void printTable() {
+void printAlgorithmTable() {
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
     std::printf("%-20s %-15s %-38s %s\n", std::string(algorithm->name).c_str(),
                 std::string(toString(algorithm->collective)).c_str(), flagsOf(*algorithm).c_str(),
@@ -83,7 +83,7 @@ void addAlgorithmsCommand(CLI::App& app, int& exitCode) {
       for (const AlgorithmDefinition* algorithm : allAlgorithms())
         std::printf("%s %s\n", std::string(algorithm->name).c_str(), std::string(toString(algorithm->collective)).c_str());
     } else {
-      printTable();
+      printAlgorithmTable();
     }
     exitCode = 0;
   });

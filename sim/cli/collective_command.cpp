@@ -26,7 +26,7 @@
 namespace ddl {
 namespace {
 
-struct Arguments {
+struct CollectiveArguments {
   AlgorithmFlags algorithm;
   TopologyFlags topology;
   int gpus = 0;
@@ -63,7 +63,7 @@ double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage avera
 // The table's run (algorithms/io/nccl_tests_table.hpp): the sweep's parameters, what was simulated on which
 // engine, and each simulated rank as a device, up to a few (nccl-tests lists every GPU; 16,384 lines say
 // nothing more).
-NcclTestsRun tableRun(const Arguments& args, const std::vector<std::int64_t>& sizes, const CollectiveSweep& sweep,
+NcclTestsRun tableRun(const CollectiveArguments& args, const std::vector<std::int64_t>& sizes, const CollectiveSweep& sweep,
                       const Cluster& cluster, const Engine& engine) {
   NcclTestsRun run;
   run.program = "ddlsim collective";
@@ -93,7 +93,7 @@ NcclTestsRun tableRun(const Arguments& args, const std::vector<std::int64_t>& si
 }
 
 // The sizes to simulate: --bytes alone, or --min-bytes to --max-bytes by --factor as ddlrun bench does.
-std::vector<std::int64_t> sizesOf(const Arguments& args) {
+std::vector<std::int64_t> sizesOf(const CollectiveArguments& args) {
   const bool sweep = !args.minBytes.empty() || !args.maxBytes.empty();
   if (!sweep) {
     const std::int64_t bytes = parseByteSize(args.bytes, "--bytes");
@@ -109,7 +109,7 @@ std::vector<std::int64_t> sizesOf(const Arguments& args) {
 }
 
 // --schedule FILE: the file gives the algorithm, the ranks, the size and the element size.
-Schedule loadScheduleFile(Arguments& args) {
+Schedule loadScheduleFile(CollectiveArguments& args) {
   args.algorithm.requireNoneGiven("--schedule");
   for (const char* option : {"--bytes", "--min-bytes", "--max-bytes", "--factor", "--element-bytes"})
     if (args.command->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
@@ -122,7 +122,7 @@ Schedule loadScheduleFile(Arguments& args) {
   return schedule;
 }
 
-int run(Arguments& args) {
+int runCollective(CollectiveArguments& args) {
   std::optional<Schedule> file;
   if (!args.scheduleFile.empty()) file.emplace(loadScheduleFile(args));
   if (!args.command->count("--gpus") && !file) throw InvalidArgument("--gpus", "required");
@@ -245,7 +245,7 @@ int run(Arguments& args) {
 }  // namespace
 
 void addCollectiveCommand(CLI::App& app, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<CollectiveArguments>();
   CLI::App* command = app.add_subcommand("collective", "Simulate one collective on a topology: time, algbw, busbw.");
   args->command = command;
   args->algorithm.addTo(command);
@@ -288,7 +288,7 @@ void addCollectiveCommand(CLI::App& app, int& exitCode) {
       "all-gather (n-1)/n). Every rank starts together; either engine models contention on every link of the routes.\n"
       "With -n above 1 a rank starts its next run as soon as it finishes one, as in ddlrun bench and nccl-tests.\n\n"
       "Example:\n  ddlsim collective --algorithm ddl --dims 4x16x4 --topology minsky-p100-ib-edr --gpus 256");
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runCollective(*args); });
 }
 
 }  // namespace ddl

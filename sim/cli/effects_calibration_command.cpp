@@ -19,7 +19,7 @@
 namespace ddl {
 namespace {
 
-struct Arguments {
+struct EffectsCalibrationArguments {
   std::string scenario;
   std::vector<std::string> measured;
   std::vector<std::string> only;
@@ -42,7 +42,7 @@ std::vector<MeasuredEffects> measuredPoints(const std::vector<std::string>& file
   return points;
 }
 
-int run(const Arguments& args) {
+int runEffectsCalibration(const EffectsCalibrationArguments& args) {
   nlohmann::json scenario = readJsonFile(args.scenario);
   loadScenario(args.scenario);  // a bad scenario fails before any fitting
   const std::vector<MeasuredEffects> points = measuredPoints(args.measured);
@@ -96,7 +96,7 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addEffectsCalibration(CLI::App& calibrate, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<EffectsCalibrationArguments>();
   CLI::App* command = calibrate.add_subcommand(
       "effects", "Fit a scenario's effects (jitter, spread, overlap slowdown, allreduce overhead) from ddlrun train results.");
   command->add_option("scenario", args->scenario, "The scenario to calibrate")->required()->check(readableFile());
@@ -107,7 +107,7 @@ void addEffectsCalibration(CLI::App& calibrate, int& exitCode) {
       ->delimiter(',')
       ->check(CLI::IsMember(names));
   command->add_option("--out", args->out, "Write the calibrated scenario here (default: only print the fit)")->check(writableFile());
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runEffectsCalibration(*args); });
 }
 
 }  // namespace ddl

@@ -37,7 +37,7 @@ nlohmann::json effectsJson() {
   return {{"effects", std::move(effects)}, {"draws_per_point", kDrawsPerPoint}, {"max_iterations", kMaxIterations}};
 }
 
-void printTable() {
+void printEffectsTable() {
   std::cout << "Effects a scenario's \"effects\" may give, each a number or \"sourced\" (the central value; ddlsim --samples\n"
                "draws it from its prior). Off unless given.\n";
   for (const EffectDeclaration& effect : effectTable()) {
@@ -64,7 +64,7 @@ void addEffectsCommand(CLI::App& app, int& exitCode) {
     if (*json) {
       std::cout << effectsJson().dump(1) << "\n";
     } else {
-      printTable();
+      printEffectsTable();
     }
     exitCode = 0;
   });

@@ -22,7 +22,7 @@
 namespace ddl {
 namespace {
 
-struct Arguments {
+struct NetworkCalibrationArguments {
   std::string topology;
   std::vector<std::string> measured;
   std::string level;
@@ -48,7 +48,7 @@ nlohmann::json calibratedFile(nlohmann::json file, LinkLevel level, const Networ
   return file;
 }
 
-int run(const Arguments& args) {
+int runNetworkCalibration(const NetworkCalibrationArguments& args) {
   const LinkLevel level = args.level == "network" ? LinkLevel::Network : LinkLevel::Node;
   const std::string path = findDataFile("topologies", args.topology, "./", "topology");
   const Topology topology = loadTopology(path);
@@ -84,7 +84,7 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addNetworkCalibration(CLI::App& calibrate, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<NetworkCalibrationArguments>();
   CLI::App* command =
       calibrate.add_subcommand("network", "Fit the latency and bandwidth of a topology's link level from ddlrun bench sweeps.");
   command->add_option("topology", args->topology, "The topology: a name under topologies/ or a file")->required();
@@ -95,7 +95,7 @@ void addNetworkCalibration(CLI::App& calibrate, int& exitCode) {
       ->check(CLI::IsMember({"network", "node"}));
   command->add_option("--out", args->out, "Write the calibrated topology here (default: only print the fit)")->check(writableFile());
   command->add_option("--jobs", args->jobs, "Simulations at once (default: the cores)")->check(CLI::Range(1, 1024));
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runNetworkCalibration(*args); });
 }
 
 }  // namespace ddl

@@ -16,7 +16,7 @@
 namespace ddl {
 namespace {
 
-struct Arguments {
+struct PlatformArguments {
   TopologyFlags topology;
   int nodes = 2;
   bool xml = false;
@@ -44,7 +44,7 @@ void describeRoute(std::ostream& out, const Cluster& cluster, Rank to) {
 constexpr double kXmlBytesPerRoute = 300;
 constexpr double kMaxXmlBytes = 1e9;
 
-int run(const Arguments& args) {
+int runPlatform(const PlatformArguments& args) {
   const Topology topology = args.topology.load("topology");
   const long long hosts = static_cast<long long>(args.nodes) * topology.node.gpus;
   if (hosts > kMaxRanks)
@@ -75,14 +75,14 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addPlatformCommand(CLI::App& app, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<PlatformArguments>();
   CLI::App* command = app.add_subcommand("platform", "Describe a topology's routes, or export it as a SimGrid platform file.");
   command->add_option("topology", args->topology.topology(), "Topology: a name under topologies/ or a file")->required();
   args->topology.addTo(command);
   command->add_option("--nodes", args->nodes, "Number of nodes")->check(CLI::Range(1, kMaxRanks))->capture_default_str();
   command->add_flag("--xml", args->xml, "Write a SimGrid platform file (a zone per node and per leaf, ddlsim's network model as <config>)");
   command->add_option("--out", args->out, "Write to this file instead of standard output")->check(writableFile());
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runPlatform(*args); });
 }
 
 }  // namespace ddl

@@ -38,7 +38,7 @@ constexpr std::size_t kMostSimulations = 1'000'000;
 // swing takes --samples.
 constexpr int kSensitivitySamples = 32;
 
-struct Arguments {
+struct ScenarioArguments {
   std::string scenario;
   bool json = false;
   bool csv = false;
@@ -79,7 +79,7 @@ std::pair<std::size_t, std::size_t> parseShare(const std::string& text) {
 
 // Which entry of the scenario --trace-algorithm names (the first of that name; the first entry by default),
 // and which GPU count --trace-gpus gives (the largest of the sweep by default).
-std::pair<std::size_t, int> tracedPoint(const Scenario& scenario, const Arguments& args) {
+std::pair<std::size_t, int> tracedPoint(const Scenario& scenario, const ScenarioArguments& args) {
   std::size_t entry = 0;
   if (!args.traceAlgorithm.empty()) {
     while (entry < scenario.algorithms.size() && scenario.algorithms[entry].name != args.traceAlgorithm) ++entry;
@@ -98,7 +98,7 @@ std::pair<std::size_t, int> tracedPoint(const Scenario& scenario, const Argument
 // The part of the sweep to simulate: with --trace the traced point alone (and its baseline), which is all
 // the trace needs; with --gpus those of the sweep's GPU counts; else the whole sweep. `traced` is the
 // traced point (entry, GPU count) and becomes the part's.
-Scenario partOfSweep(const Scenario& scenario, const Arguments& args, std::pair<std::size_t, int>& traced) {
+Scenario partOfSweep(const Scenario& scenario, const ScenarioArguments& args, std::pair<std::size_t, int>& traced) {
   Scenario part = scenario;
   if (!args.gpus.empty()) {
     part.gpuCounts.clear();
@@ -119,7 +119,7 @@ Scenario partOfSweep(const Scenario& scenario, const Arguments& args, std::pair<
 }
 
 // The flags --sensitivity does not take, refused before anything else is looked at.
-void requireSensitivityFlags(const Arguments& args) {
+void requireSensitivityFlags(const ScenarioArguments& args) {
   if (args.json || args.csv)
     throw InvalidArgument(args.json ? "--json" : "--csv", "--sensitivity writes a table, and with --plot a tornado");
   if (!args.trace.empty() || args.traceGpus != 0 || !args.traceAlgorithm.empty() || !args.share.empty() ||
@@ -130,7 +130,7 @@ void requireSensitivityFlags(const Arguments& args) {
 }
 
 // ddlsim SCENARIO --sensitivity: one point's inputs, one at a time (sim/sweep/sensitivity.hpp).
-int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& args) {
+int runSensitivity(const Scenario& part, const Engine& engine, const ScenarioArguments& args) {
   const int samples = args.samples > 0 ? args.samples : kSensitivitySamples;
   // Something to vary, and at most as many simulations as one sweep may take: per input and all together,
   // each algorithm's point and its baseline, each its central run, its run without latency and the samples.
@@ -157,7 +157,7 @@ int runSensitivity(const Scenario& part, const Engine& engine, const Arguments& 
   return 0;
 }
 
-int run(const Arguments& args) {
+int runScenario(const ScenarioArguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}, {"--trace", args.trace}, {"--share-out", args.shareOut}});
   const Engine& engine = engineNamed(args.engine, "--engine");
@@ -231,7 +231,7 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addScenarioCommand(CLI::App& app, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<ScenarioArguments>();
   app.add_option("scenario", args->scenario, "Scenario file to simulate (scenarios/*.json)")->check(readableFile());
   app.add_flag("--json", args->json, "Write the results as JSON ({\"points\": [...]})");
   app.add_flag("--csv", args->csv, "Write the results as CSV");
@@ -292,7 +292,7 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
   app.callback([&app, args, &exitCode] {
     if (!app.get_subcommands().empty()) return;
     if (args->scenario.empty()) throw InvalidArgument("scenario", "give a scenario file or a subcommand (see --help)");
-    exitCode = run(*args);
+    exitCode = runScenario(*args);
   });
 }
 

@@ -34,7 +34,7 @@ constexpr double kDefaultReduceBandwidth = 732e9 / 3;
 // ResNet-50's 25,557,032 fp32 gradients (docs/reference/README.md, measured from torchvision).
 constexpr std::int64_t kDefaultBytes = 25'557'032LL * 4;
 
-struct Arguments {
+struct ScheduleArguments {
   AlgorithmFlags algorithm;
   int ranks = 0;
   std::string bytes = std::to_string(kDefaultBytes);
@@ -61,14 +61,14 @@ struct Loaded {
   AlgorithmOptions options;
 };
 
-Loaded loadFromFile(const Arguments& args) {
+Loaded loadFromFile(const ScheduleArguments& args) {
   args.algorithm.requireNoneGiven("--from");
   for (const char* option : {"--ranks", "--bytes", "--element-bytes"})
     if (args.given(option)) throw InvalidArgument(option, "cannot be combined with --from: the file gives the schedule");
   return {scheduleFromJson(readJsonFile(args.from), args.from), nullptr, {}};
 }
 
-Loaded generate(const Arguments& args) {
+Loaded generate(const ScheduleArguments& args) {
   if (args.given("--levels")) throw InvalidArgument("--levels", "only for --from: an algorithm knows its link levels");
   if (!args.given("--algorithm")) throw InvalidArgument("--algorithm", "required (or --from FILE)");
   if (!args.given("--ranks")) throw InvalidArgument("--ranks", "required (or --from FILE)");
@@ -84,7 +84,7 @@ Loaded generate(const Arguments& args) {
   return {std::move(schedule), &algorithm, options};
 }
 
-std::vector<LinkCost> linkCosts(const Arguments& args) {
+std::vector<LinkCost> linkCosts(const ScheduleArguments& args) {
   std::vector<double> latency = args.latency;
   std::vector<double> bandwidth = args.bandwidth;
   if (latency.size() == 1 && bandwidth.size() > 1) latency.resize(bandwidth.size(), latency.front());
@@ -100,7 +100,7 @@ std::vector<LinkCost> linkCosts(const Arguments& args) {
   return links;
 }
 
-CostModel costModel(const Arguments& args, const Loaded& loaded) {
+CostModel costModel(const ScheduleArguments& args, const Loaded& loaded) {
   if (args.reduceBandwidth <= 0) throw InvalidArgument("--reduce-Bps", "must be positive");
   const std::vector<LinkCost> links = linkCosts(args);
   const double gamma = 1 / args.reduceBandwidth;
@@ -121,7 +121,7 @@ CostModel costModel(const Arguments& args, const Loaded& loaded) {
   return CostModel(std::move(levels), links, gamma);
 }
 
-void printTraffic(const Loaded& loaded, const Arguments& args) {
+void printTraffic(const Loaded& loaded, const ScheduleArguments& args) {
   const std::vector<RankTraffic> traffic = trafficPerRank(loaded.schedule);
   auto range = [&](auto field, auto format) {
     auto [low, high] = std::minmax_element(traffic.begin(), traffic.end(),
@@ -168,18 +168,18 @@ int report(const Schedule& schedule, const VerificationReport& report, std::FILE
   return 1;
 }
 
-void writeJson(const Loaded& loaded, const Arguments& args) {
+void writeJson(const Loaded& loaded, const ScheduleArguments& args) {
   const std::optional<Rank> only = args.rank >= 0 ? std::optional<Rank>(args.rank) : std::nullopt;
   writeOutput(args.out, [&](std::ostream& out) { writeScheduleJson(out, loaded.schedule, only); });
 }
 
-void writeMsccl(const Loaded& loaded, const Arguments& args) {
+void writeMsccl(const Loaded& loaded, const ScheduleArguments& args) {
   MscclExport exported;
   writeOutput(args.out, [&](std::ostream& out) { exported = writeMscclXml(out, loaded.schedule); });
   for (const std::string& line : exported.runtimeLimitsExceeded) std::fprintf(stderr, "warning: %s\n", line.c_str());
 }
 
-int run(const Arguments& args) {
+int runSchedule(const ScheduleArguments& args) {
   if (args.given("--out") && !args.json && !args.mscclXml) throw InvalidArgument("--out", "only with --json or --msccl-xml");
   if (args.json && args.mscclXml) throw InvalidArgument("--msccl-xml", "cannot be combined with --json: one format at a time");
   if (args.mscclXml && args.given("--rank")) throw InvalidArgument("--rank", "MSCCL's XML holds every GPU: no --rank with --msccl-xml");
@@ -224,7 +224,7 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addScheduleCommand(CLI::App& app, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<ScheduleArguments>();
   CLI::App* command = app.add_subcommand(
       "schedule", "Generate a collective's schedule: steps and bytes per rank, analytic cost, verification, JSON.");
   args->command = command;
@@ -266,7 +266,7 @@ void addScheduleCommand(CLI::App& app, int& exitCode) {
       "  ddlsim schedule --algorithm ring --ranks 4 --bytes 64 --json --out ring4.json\n"
       "  ddlsim schedule --algorithm ddl --ranks 16 --dims 4x4 --bytes 64K --msccl-xml --out ddl16.xml\n"
       "  ddlsim schedule --from ring4.json --verify");
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runSchedule(*args); });
 }
 
 }  // namespace ddl

@@ -26,7 +26,7 @@
 namespace ddl {
 namespace {
 
-struct Arguments {
+struct TuneArguments {
   TopologyFlags topology;
   int gpus = 0;
   std::string collective = "allreduce";
@@ -44,7 +44,7 @@ struct Arguments {
 
 // The candidates that can run every size: a chunk size that would cut the largest buffer into more steps
 // than a program holds drops its candidate, which then cannot choose any size.
-std::vector<AlgorithmChoice> runnableCandidates(const Arguments& args, CollectiveKind kind, const Cluster& cluster,
+std::vector<AlgorithmChoice> runnableCandidates(const TuneArguments& args, CollectiveKind kind, const Cluster& cluster,
                                                 std::int64_t largest) {
   const ClusterShape shape = clusterShapeOf(cluster.topology(), args.gpus);
   std::vector<AlgorithmChoice> runnable;
@@ -78,7 +78,7 @@ void writeText(std::ostream& out, const TuningTable& table, const Cluster& clust
   }
 }
 
-int run(const Arguments& args) {
+int runTune(const TuneArguments& args) {
   requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}});
   const auto kind = parseCollectiveKind(args.collective);
   if (!kind) throw InvalidArgument("--collective", "'" + args.collective + "' is not allreduce, reduce-scatter or all-gather");
@@ -142,7 +142,7 @@ int run(const Arguments& args) {
 }  // namespace
 
 void addTuneCommand(CLI::App& app, int& exitCode) {
-  auto args = std::make_shared<Arguments>();
+  auto args = std::make_shared<TuneArguments>();
   CLI::App* command = app.add_subcommand(
       "tune", "Simulate every algorithm and its parameters at each size on a topology, and tabulate the best per size.");
   command->add_option("--topology", args->topology.topology(), "Topology: a name under topologies/ or a file")->required();
@@ -177,7 +177,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       "Example:\n"
       "  ddlsim tune --topology minsky-p100-ib-edr --gpus 256 --json --out minsky-256.json\n"
       "  ddlsim collective --algorithm auto --tuning minsky-256.json --topology minsky-p100-ib-edr --gpus 256 -b 4K -e 256M");
-  command->callback([args, &exitCode] { exitCode = run(*args); });
+  command->callback([args, &exitCode] { exitCode = runTune(*args); });
 }
 
 }  // namespace ddl
