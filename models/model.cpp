@@ -41,6 +41,10 @@ double optimizerBytesPerParameter(ModelOptimizer optimizer) {
   return optimizer == ModelOptimizer::Adam ? 7.0 * 4 : 5.0 * 4;
 }
 
+double modelStateBytesPerParameter(ModelOptimizer optimizer) {
+  return optimizer == ModelOptimizer::Adam ? 16 : 12;
+}
+
 Model Model::load(const std::string& path) { return fromJson(readJsonFile(path), path); }
 
 Model Model::fromJson(const nlohmann::json& json, const std::string& path) {

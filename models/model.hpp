@@ -46,6 +46,10 @@ enum class ModelOptimizer {
 };
 inline constexpr std::string_view kModelOptimizerNames[] = {"sgd-momentum", "adam"};
 double optimizerBytesPerParameter(ModelOptimizer optimizer);
+// What a rank that holds the whole model keeps per parameter, whatever its precision (Rajbhandari et al.,
+// ZeRO, SC'20, section 3.1): weights and gradients (fp32, or 16-bit copies beside fp32 master weights)
+// and the optimizer's state: 16 bytes with Adam, 12 with SGD's momentum. Activations come on top.
+double modelStateBytesPerParameter(ModelOptimizer optimizer);
 
 struct ModelProfile {
   std::string gpu;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -249,6 +250,23 @@ void readModel(const JsonReader& root, const nlohmann::json& json, Scenario& sce
     const char* field = !gpuProfiled ? "gpu" : !precisionProfiled && root.has(json, "precision") ? "precision" : "batch_per_gpu";
     root.at(field).fail(error.what());
   }
+}
+
+// Data parallelism as DDP runs it keeps the whole model's states on every GPU: where they alone (activations
+// not counted) outgrow the topology's GPU memory, no GPU count can run the scenario.
+void requireTheModelFits(const JsonReader& root, const Scenario& scenario) {
+  const double memory = scenario.topology.node.gpuMemoryBytes;
+  const double perParameter = modelStateBytesPerParameter(scenario.model.optimizer());
+  const double states = perParameter * static_cast<double>(scenario.model.parameters());
+  if (memory <= 0 || states <= memory) return;
+  char message[400];
+  std::snprintf(message, sizeof message,
+                "%s needs %.1f GB per GPU for its model states alone (%lld parameters x %.0f bytes: weights, gradients and "
+                "%s state, every GPU holding all of them as DDP does), more than the %.1f GB of each %s in topology %s",
+                scenario.model.name().c_str(), states / 1e9, scenario.model.parameters(), perParameter,
+                scenario.model.optimizer() == ModelOptimizer::Adam ? "Adam's" : "SGD momentum's", memory / 1e9,
+                scenario.topology.node.gpuModel.c_str(), scenario.topology.name.c_str());
+  root.at("model").fail(message);
 }
 
 void readGpuCounts(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
@@ -551,6 +569,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   scenario.name = root.stringAt(json, "name");
   readTopology(root, json, scenario);
   readModel(root, json, scenario);
+  requireTheModelFits(root, scenario);
   readFusion(root, json, scenario);
   readEffects(root, json, scenario);
   if (root.has(json, "overlap_backward")) {

@@ -12,11 +12,13 @@ constexpr double kMaxBandwidth = 1e15;
 constexpr double kMaxLatency = 1;
 
 NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
-  reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps", "shared_memory"});
+  reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps", "shared_memory",
+                          "gpu_memory_bytes"});
   NodeTopology node;
   node.gpuModel = reader.stringAt(json, "gpu");
   node.gpus = static_cast<int>(reader.integerAt(json, "gpus", 1, 1024));
   node.reduceBps = reader.numberAt(json, "reduce_Bps", 1e6, kMaxBandwidth);
+  if (reader.has(json, "gpu_memory_bytes")) node.gpuMemoryBytes = reader.numberAt(json, "gpu_memory_bytes", 1e6, 1e15);
 
   const JsonReader port = reader.at("port");
   const auto& portJson = reader.member(json, "port");

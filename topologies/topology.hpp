@@ -32,6 +32,9 @@ struct NodeTopology {
   double portLatencySeconds = 0;
   // Throughput of an element-wise sum on the GPU, in bytes of the reduced buffer per second (γ = 1/this).
   double reduceBps = 0;
+  // Each GPU's memory, bytes: what a rank's model states must fit in. 0 where the file does not say, and
+  // then nothing is checked against it.
+  double gpuMemoryBytes = 0;
   // Set where the node's "GPUs" are ranks sharing one physical GPU (the CUDA peer transport on one GPU):
   // a message between them is a copy within that GPU's memory, and every such copy, and every rank's
   // reduction, shares this one bandwidth (bytes copied per second), whichever way it goes.

@@ -158,6 +158,8 @@ CASES = [
     scenario_case("a sequence length of 0", ["$.sequence_length"], ("$.sequence_length", 0), base=SMALL_TRANSFORMER_SCENARIO),
     scenario_case("a sequence length the model is not profiled at", ["$.sequence_length", "1024 tokens only"],
                   ("$.sequence_length", 2048), base=SMALL_TRANSFORMER_SCENARIO),
+    scenario_case("a model whose states outgrow the GPU", ["$.model", "107.8 GB per GPU", "80.0 GB of each A100"],
+                  ("$.model", "llama2-7b"), ("$.sequence_length", 4096), ("$.batch_per_gpu", 16), base=SMALL_TRANSFORMER_SCENARIO),
     scenario_case("a model of sequences without the sequence length", ["scenario.json: $:", "\"sequence_length\": 1024"],
                   ("$.sequence_length", DELETE), base=SMALL_TRANSFORMER_SCENARIO),
     scenario_case("a published point above 150% efficiency", ["$.published[0].efficiency"],
@@ -302,6 +304,7 @@ CASES = [
     Case("ddlsim: no scenario", [SIM], ["scenario"]),
 
     # --- topology fields
+    topology_case("a GPU memory of 0 bytes", ["$.node.gpu_memory_bytes"], ("$.node.gpu_memory_bytes", 0)),
     topology_case("0 GPUs per node", ["$.node.gpus"], ("$.node.gpus", 0)),
     topology_case("2000 GPUs per node", ["$.node.gpus"], ("$.node.gpus", 2000)),
     topology_case("GPUs per node as text", ["$.node.gpus"], ("$.node.gpus", "4")),

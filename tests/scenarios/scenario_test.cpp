@@ -108,6 +108,14 @@ TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
       << fieldOf(edited);
   edited.erase("sequence_length");
   EXPECT_EQ(fieldOf(edited).rfind("gpt2.json: $: model 'gpt2-xl' trains on sequences of 1024 tokens", 0), 0) << fieldOf(edited);
+  // Llama 2 7B's weights, gradients and Adam's state, 16 bytes per parameter, are 107.8 GB: every GPU holding
+  // them all, as DDP does, outgrows an 80 GB H100 before any activation.
+  edited = json;
+  edited["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/llama2-7b.json";
+  edited["sequence_length"] = 4096;
+  EXPECT_EQ(fieldOf(edited).rfind("gpt2.json: $.model: llama2-7b needs 107.8 GB per GPU for its model states alone", 0), 0)
+      << fieldOf(edited);
+  EXPECT_NE(fieldOf(edited).find("80.0 GB of each H100"), std::string::npos) << fieldOf(edited);
   nlohmann::json images = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
   images["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/minsky-p100-ib-edr.json";
   images["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
