@@ -807,5 +807,6 @@ CASES = [
     Case("fuzz: seconds that are no number", ["{source}/scripts/fuzz", "all", "soon"], ["SECONDS"]),
     Case("install-dependencies: an unknown table", ["{source}/scripts/install-dependencies", "--list", "fonts"], ["--list"]),
     Case("validate-gpu: an unknown option", ["{source}/scripts/validate-gpu", "--cpu"], ["--cpu"]),
+    Case("validate-gpu: no folder for the results", ["{source}/scripts/validate-gpu", "--cpu-rehearsal"], ["--out"]),
     Case("build: an unknown flavour", ["{source}/scripts/build", "debug"], ["debug"]),
 ]

@@ -28,9 +28,10 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INSTALL = os.path.join(REPO, "scripts", "install-dependencies")
 SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin"])
 
-# Programs that come with a capability rather than a Debian package: the NVIDIA driver's, and sudo, which
-# install-dependencies uses only where it is not run as root.
-CAPABILITY_PROGRAMS = {"nvidia-smi", "sudo"}
+# Programs that come with a capability rather than a Debian package: the NVIDIA driver's and the CUDA
+# toolkit's (scripts/validate-gpu probes a GPU machine for them), and sudo, which install-dependencies uses
+# only where it is not run as root.
+CAPABILITY_PROGRAMS = {"nvidia-smi", "nvcc", "sudo"}
 
 SHELL_WORDS = set("""
     if then else elif fi for while until do done case esac in function select time coproc
