@@ -47,13 +47,12 @@ std::string describeCudaDevice(int device) {
   return text;
 }
 
-double smallestFreeGpuMemoryBytes() {
-  const int devices = cudaDevices();
+double smallestFreeGpuMemoryBytes(const std::vector<int>& devices) {
   double smallest = 0;
   bool found = false;
   int current = 0;
   cudaGetDevice(&current);
-  for (int device = 0; device < devices; ++device) {
+  for (int device : devices) {
     std::size_t free = 0, total = 0;
     if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free, &total) != cudaSuccess) {
       cudaGetLastError();

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ddl {
 
@@ -19,7 +20,8 @@ std::string describeCudaDevice(int device);
 // memory, pinned or not, and wherever CUDA cannot say.
 bool isDeviceMemory(const void* pointer);
 
-// The free memory of the visible device that has the least (cudaMemGetInfo); 0 where there is none.
-double smallestFreeGpuMemoryBytes();
+// The free memory of whichever of `devices` has the least (cudaMemGetInfo); 0 where none answers. Each device
+// asked gets this process's CUDA context on it, so ask only those the process will use.
+double smallestFreeGpuMemoryBytes(const std::vector<int>& devices);
 
 }  // namespace ddl

@@ -1,5 +1,8 @@
 #include "runtime/launch/job_launcher.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
@@ -54,7 +57,7 @@ void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, doub
   const int devices = cudaDevices();
   if (devices == 0) return;  // checkJob says so
   const int perGpu = (ranksOnThisHost + devices - 1) / devices;
-  const double free = smallestFreeGpuMemoryBytes();
+  const double free = smallestFreeGpuMemoryBytes(gpusOfThisProcess(transport.inOneProcess, ranksOnThisHost, devices, launcherLocalRank()));
   if (bytesPerRank * perGpu > free)
     throw InvalidArgument(field, "needs about " + formatBytes(bytesPerRank * perGpu) + " on each GPU (" +
                                      std::to_string(perGpu) + " rank(s) on each of " + std::to_string(devices) +
@@ -62,6 +65,25 @@ void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, doub
 #else
   (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
 #endif
+}
+
+int launcherLocalRank() {
+  for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    const char* value = std::getenv(variable);
+    if (!value || !*value) continue;
+    char* end = nullptr;
+    const long rank = std::strtol(value, &end, 10);
+    if (*end == '\0' && rank >= 0 && rank < (1L << 20)) return static_cast<int>(rank);
+  }
+  return 0;
+}
+
+std::vector<int> gpusOfThisProcess(bool inOneProcess, int ranksOnThisHost, int devices, int localRank) {
+  std::vector<int> gpus;
+  if (devices <= 0) return gpus;
+  if (!inOneProcess) return {localRank % devices};
+  for (int gpu = 0; gpu < std::min(ranksOnThisHost, devices); ++gpu) gpus.push_back(gpu);
+  return gpus;
 }
 
 int launchJob(const TransportEntry& transport, const JobOptions& options, const RankJob& job) {

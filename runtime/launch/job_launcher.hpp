@@ -3,6 +3,7 @@
 // RankContext, after checking that the job fits this build, this machine and this launch.
 
 #include <string>
+#include <vector>
 
 #include "runtime/launch/transport_table.hpp"
 #include "runtime/rank_context.hpp"
@@ -17,8 +18,19 @@ bool builtWithCuda();  // whether the GPU transports (nccl, cuda-peer) are in th
 int checkJob(const TransportEntry& transport, const JobOptions& options, int mpiRanks);
 
 // InvalidArgument(field, ...) where a GPU transport's ranks on this machine would not find `bytesPerRank`
-// free on their GPUs (ranks beyond the GPUs share them); nothing for host transports or without CUDA.
+// free on their GPUs (ranks beyond the GPUs share them); nothing for host transports or without CUDA. Asks
+// only this process's GPUs (gpusOfThisProcess): asking every visible one made a CUDA context on each, in
+// every process, 64 on a node of 8 GPUs and 8 ranks.
 void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, double bytesPerRank, const std::string& field);
+
+// This process's index among the job's processes on its machine, as the launcher says before MPI starts
+// (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK, MPICH's MPI_LOCALRANKID, Slurm's SLURM_LOCALID); 0 where none does.
+int launcherLocalRank();
+
+// The GPUs this process's ranks run on, of `devices` visible: every rank of a one-process transport on
+// GPU rank % devices (cuda-peer), so the first min(ranks, devices); one rank per process on GPU
+// localRank % devices (nccl, as NcclTransport chooses it).
+std::vector<int> gpusOfThisProcess(bool inOneProcess, int ranksOnThisHost, int devices, int localRank);
 
 // Runs `job` on every rank of this process and returns the largest exit status among them. MPI must be
 // initialised. An InvalidArgument thrown by the ranks is rethrown here.
