@@ -43,7 +43,7 @@ void NcclCollectives::run(CollectiveKind kind, void* buffer, Elements count, Dat
   std::optional<SilenceWatchdog::Wait> wait;
   if (transport_.watchdog())
     wait.emplace(*transport_.watchdog(), "the NCCL baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
-  DDL_CUDA(cudaStreamSynchronize(stream));
+  transport_.waitForStream(stream);
 }
 
 }  // namespace ddl

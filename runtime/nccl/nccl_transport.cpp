@@ -121,6 +121,14 @@ void NcclTransport::checkAsyncErrors() {
   }
 }
 
+void NcclTransport::waitForStream(cudaStream_t stream) {
+  EventCompletion done(stream);
+  while (!done.done()) {
+    checkAsyncErrors();
+    sched_yield();
+  }
+}
+
 void NcclTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   issueGroups();
   if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");

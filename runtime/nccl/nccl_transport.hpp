@@ -42,6 +42,10 @@ class NcclTransport final : public Transport {
   ncclComm_t communicator() const { return channels_.front().comm; }
   cudaStream_t stream() const { return channels_.front().stream; }
   SilenceWatchdog* watchdog() const { return watchdog_; }
+  // Waits until the work issued so far on `stream` is done, asking NCCL for its asynchronous errors
+  // meanwhile: a failure inside NCCL (on every rank at once, which the watchdog takes for slowness) ends the
+  // wait with a TransportError, where cudaStreamSynchronize would block forever.
+  void waitForStream(cudaStream_t stream);
 
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
