@@ -50,8 +50,8 @@ std::string describeCudaDevice(int device) {
 double smallestFreeGpuMemoryBytes(const std::vector<int>& devices) {
   double smallest = 0;
   bool found = false;
-  int current = 0;
-  cudaGetDevice(&current);
+  // The last device asked stays current: setting back the one current before (device 0 where none was set)
+  // would make a context there too, since CUDA 12 makes one on cudaSetDevice.
   for (int device : devices) {
     std::size_t free = 0, total = 0;
     if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free, &total) != cudaSuccess) {
@@ -61,7 +61,6 @@ double smallestFreeGpuMemoryBytes(const std::vector<int>& devices) {
     smallest = found ? std::min(smallest, static_cast<double>(free)) : static_cast<double>(free);
     found = true;
   }
-  cudaSetDevice(current);
   return smallest;
 }
 

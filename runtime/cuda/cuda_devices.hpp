@@ -21,7 +21,8 @@ std::string describeCudaDevice(int device);
 bool isDeviceMemory(const void* pointer);
 
 // The free memory of whichever of `devices` has the least (cudaMemGetInfo); 0 where none answers. Each device
-// asked gets this process's CUDA context on it, so ask only those the process will use.
+// asked gets this process's CUDA context on it, so ask only those the process will use; the last one asked
+// is left current.
 double smallestFreeGpuMemoryBytes(const std::vector<int>& devices);
 
 }  // namespace ddl

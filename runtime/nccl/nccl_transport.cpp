@@ -56,6 +56,11 @@ NcclTransport::~NcclTransport() {
   cudaStreamDestroy(reduceStream_);
 }
 
+const NcclTransport::ChannelLane& NcclTransport::firstLane() const {
+  if (channels_.empty()) throw TransportError("NCCL's communicators were aborted after an asynchronous error");
+  return channels_.front();
+}
+
 void NcclTransport::addChannel(ncclComm_t comm) {
   cudaStream_t stream = nullptr;
   const cudaError_t created = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
@@ -117,6 +122,12 @@ void NcclTransport::checkAsyncErrors() {
   for (const ChannelLane& lane : channels_) {
     ncclResult_t asyncError = ncclSuccess;
     DDL_NCCL(ncclCommGetAsyncError(lane.comm, &asyncError));
+    if (asyncError == ncclSuccess || asyncError == ncclInProgress) continue;
+    // NCCL's rule after an asynchronous error: abort the communicators, whose kernels may never end, before
+    // anything else touches them (the destructor's ncclCommDestroy, a cudaFree, would wait on them).
+    for (const ChannelLane& aborted : channels_) ncclCommAbort(aborted.comm);
+    for (const ChannelLane& aborted : channels_) cudaStreamDestroy(aborted.stream);
+    channels_.clear();
     checkNccl(asyncError, "NCCL (asynchronous error)");
   }
 }

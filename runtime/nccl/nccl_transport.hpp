@@ -39,8 +39,9 @@ class NcclTransport final : public Transport {
   int size() const override { return size_; }
   int device() const { return device_; }
   // Channel 0's communicator and stream, which the NCCL baseline's collectives use too.
-  ncclComm_t communicator() const { return channels_.front().comm; }
-  cudaStream_t stream() const { return channels_.front().stream; }
+  // TransportError once an asynchronous error has aborted the communicators.
+  ncclComm_t communicator() const { return firstLane().comm; }
+  cudaStream_t stream() const { return firstLane().stream; }
   SilenceWatchdog* watchdog() const { return watchdog_; }
   // Waits until the work issued so far on `stream` is done, asking NCCL for its asynchronous errors
   // meanwhile: a failure inside NCCL (on every rank at once, which the watchdog takes for slowness) ends the
@@ -76,6 +77,7 @@ class NcclTransport final : public Transport {
     ncclComm_t comm;
     cudaStream_t stream;
   };
+  const ChannelLane& firstLane() const;
   void addChannel(ncclComm_t comm);
   void issueGroups();
   void checkAsyncErrors();
