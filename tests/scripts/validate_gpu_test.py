@@ -63,6 +63,10 @@ class ValidateGpu(unittest.TestCase):
                                   env=dict(os.environ, DDLSCALE_BUILD=BUILD), timeout=60)
             self.assertEqual(done.returncode, 2, done.stderr)
             self.assertIn("--out", done.stderr)
+            done = subprocess.run([SCRIPT, "--cpu-rehearsal", "--no-build", "--out"], capture_output=True, text=True, cwd=folder,
+                                  env=dict(os.environ, DDLSCALE_BUILD=BUILD), timeout=60)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn("--out needs a folder", done.stderr)
             self.assertEqual(os.listdir(folder), [])
 
     @unittest.skipIf(has_gpu(), "a GPU is here")
