@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the transformer model files (models/gpt2.json, gpt2-medium.json, gpt2-xl.json, bert-large.json,
-llama2-7b.json) from the networks' published configurations and the training throughputs cited below.
+bert-large-seq512.json, llama2-7b.json) from the networks' published configurations and the training throughputs cited below.
 
 Tensors are the parameters of the Hugging Face implementation of each network (GPT2LMHeadModel,
 BertForPreTraining, LlamaForCausalLM), by their names there, in backprop order: the order backward finishes
@@ -183,7 +183,8 @@ def gpu_entry(gpu, profiles):
     return {"memory": MEMORY[gpu], "profiles": profiles}
 
 
-FLOPS_SOURCE = ("Narayanan et al., SC'21 (arXiv 2104.04473), section 5.1: 24·S·h² + 4·S²·h forward per layer and "
+FLOPS_SOURCE = ("Narayanan et al., SC'21 (arXiv 2104.04473), section 5.1: 2 FLOPs per weight and token (24·S·h² per layer "
+                "with a 4h MLP) + 4·S²·h forward per layer and "
                 "2·S·h·V for the output layer; backward twice the forward; per tensor as generate_transformer_models.py says")
 
 
@@ -192,8 +193,9 @@ LLMC_NOTE = ("an 8-GPU step of llm.c (ZeRO-1, -z 1), so it holds that step's gra
              "all-gather over NVLink, which a single GPU's iteration would not: an upper bound on the compute")
 BERT_DLE = ("NVIDIA/DeepLearningExamples PyTorch/LanguageModeling/BERT/README.md, 'Pre-training NVIDIA DGX A100 (8x A100 80GB)', "
             "the 1-GPU row at sequence length {s}: {rate} sequences/s {precision} at batch {batch} per GPU (read)")
-MPT = ("mosaicml/llm-foundry scripts/train/benchmarking/README.md, MPT-7B (6,658,859,008 parameters) at sequence length 4096 on "
-       "8 x {gpu}, micro-batch 16, amp_bf16, FSDP FULL_SHARD, activation checkpointing on: {rate} tokens/s per GPU (read)")
+MPT = ("mosaicml/llm-foundry scripts/train/benchmarking/README.md, MPT-7B (6,667,247,616 parameters) at sequence length 4096 on "
+       "8 x {gpu}, micro-batch 16, 2 micro-batches per step, amp_bf16, FSDP FULL_SHARD, activation checkpointing on: "
+       "{rate} tokens/s per GPU (read)")
 MPT_NOTE = ("derived from a sibling model: MPT-7B's measured rate times MPT-7B's forward FLOPs per token over Llama 2 7B's "
             "({ratio:.4f}), both counted as this file's tensors are. That run shards parameters over 8 GPUs and recomputes activations, "
             "so the time holds FSDP's collectives and a second forward: an upper bound on a single GPU's compute without recomputation")
