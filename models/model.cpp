@@ -35,6 +35,12 @@ std::optional<MeasuredBreakdown> measuredBreakdown(const JsonReader& p, const nl
   return breakdown;
 }
 
+// The name a model's FLOPs go by: per sequence in a model of sequences, per image otherwise.
+const char* flopsField(bool sequences, bool forward) {
+  if (forward) return sequences ? "forward_flops_per_sequence" : "forward_flops_per_image";
+  return sequences ? "backward_flops_per_sequence" : "backward_flops_per_image";
+}
+
 }  // namespace
 
 double optimizerBytesPerParameter(ModelOptimizer optimizer) {
@@ -58,15 +64,14 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   // A sample is an image, or a sequence where the model says how long: FLOPs are counted per sample, under
   // the name that says which, and the other name is refused rather than read as the wrong unit.
   const bool sequences = model.sequenceLength_ > 0;
-  const char* const flopsField = sequences ? "backward_flops_per_sequence" : "backward_flops_per_image";
-  const char* const otherFlopsField = sequences ? "backward_flops_per_image" : "backward_flops_per_sequence";
-  const auto refuseOtherUnit = [&](const JsonReader& at, const nlohmann::json& object, const char* other, const char* own) {
+  const auto refuseOtherUnit = [&](const JsonReader& at, const nlohmann::json& object, bool forward) {
+    const char* other = flopsField(!sequences, forward);
+    const char* own = flopsField(sequences, forward);
     if (at.has(object, other))
       at.at(other).fail(sequences ? std::string("the model has a sequence_length, so its FLOPs are per sequence: ") + own
                                   : std::string("a model without sequence_length counts FLOPs per image: ") + own);
   };
-  refuseOtherUnit(root, json, sequences ? "forward_flops_per_image" : "forward_flops_per_sequence",
-                  sequences ? "forward_flops_per_sequence" : "forward_flops_per_image");
+  refuseOtherUnit(root, json, true);
   if (root.has(json, "optimizer")) {
     const std::string optimizer = root.stringAt(json, "optimizer");
     if (optimizer == "adam") model.optimizer_ = ModelOptimizer::Adam;
@@ -81,10 +86,11 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   long long elements = 0;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const JsonReader tensor = gradients.at(i);
-    refuseOtherUnit(tensor, list[i], otherFlopsField, flopsField);
-    tensor.allowOnly(list[i], {"name", "elements", flopsField});
+    refuseOtherUnit(tensor, list[i], false);
+    const char* const backwardField = flopsField(sequences, false);
+    tensor.allowOnly(list[i], {"name", "elements", backwardField});
     // An imported model's tensors have measured times instead of FLOPs (checkWhatTheSplitNeeds).
-    const double flops = tensor.has(list[i], flopsField) ? tensor.numberAt(list[i], flopsField, 0, 1e18) : 0;
+    const double flops = tensor.has(list[i], backwardField) ? tensor.numberAt(list[i], backwardField, 0, 1e18) : 0;
     model.tensors_.push_back({tensor.stringAt(list[i], "name"), tensor.integerAt(list[i], "elements", 1, 1LL << 40), flops});
     backwardFlops += model.tensors_.back().backwardFlopsPerSample;
     elements += model.tensors_.back().elements;
@@ -93,8 +99,7 @@ Model Model::fromJson(const nlohmann::json& json, const std::string& path) {
   if (root.has(json, "parameters") && root.integerAt(json, "parameters", 1, 1LL << 40) != elements)
     root.at("parameters").fail(std::to_string(root.integerAt(json, "parameters", 1, 1LL << 40)) +
                                ", but the gradients add up to " + std::to_string(elements) + " elements");
-  const char* const forwardField = sequences ? "forward_flops_per_sequence" : "forward_flops_per_image";
-  if (root.has(json, forwardField)) root.numberAt(json, forwardField, 0, 1e18);
+  if (root.has(json, flopsField(sequences, true))) root.numberAt(json, flopsField(sequences, true), 0, 1e18);
   const JsonReader gpus = root.at("gpus");
   for (const auto& [gpu, entry] : gpus.object(root.member(json, "gpus")).items()) {
     const JsonReader gpuReader = gpus.at(gpu);
@@ -133,7 +138,7 @@ void Model::checkWhatTheSplitNeeds(const JsonReader& root, double backwardFlops)
     const JsonReader at = root.at("gpus").at(profile.gpu);
     // The backward pass is split among the tensors in proportion to their FLOPs: some must have some.
     if (backwardFlops <= 0)
-      root.at("gradients").fail(std::string("every tensor's ") + (sequenceLength_ > 0 ? "backward_flops_per_sequence" : "backward_flops_per_image") +
+      root.at("gradients").fail(std::string("every tensor's ") + flopsField(sequenceLength_ > 0, false) +
                                 " is 0 or absent, and profile " + profile.gpu + " " +
                                 profile.key + " has no measured breakdown (forward_s, backward_s, optimizer_s) to take "
                                 "instead: at least one must be positive to split its backward time");
