@@ -16,6 +16,7 @@ const AlgorithmDefinition kRingAllGather{
         [](const CollectiveSpec& spec, const AlgorithmOptions&, const CostModel& model) {
           return ringAllGatherSeconds(spec.ranks, spec.elements, spec.elementBytes, model.link(0));
         },
+    .translationPeriod = ringTranslationPeriod,
 };
 
 }  // namespace ddl

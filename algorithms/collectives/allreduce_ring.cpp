@@ -18,10 +18,6 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions&, co
          ringAllGatherSeconds(spec.ranks, spec.elements, spec.elementBytes, model.link(0));
 }
 
-// Rank r + 1 sends and receives the chunks rank r does, one chunk on; with every chunk of one size, its
-// program is rank r's moved by one rank. Chunks of two sizes (P does not divide the elements) break it.
-int translationPeriod(const CollectiveSpec& spec, const AlgorithmOptions&) { return spec.elements % spec.ranks == 0 ? 1 : 0; }
-
 }  // namespace
 
 const AlgorithmDefinition kRingAllreduce{
@@ -31,7 +27,7 @@ const AlgorithmDefinition kRingAllreduce{
     .composable = true,
     .append = append,
     .closedFormSeconds = closedFormSeconds,
-    .translationPeriod = translationPeriod,
+    .translationPeriod = ringTranslationPeriod,
 };
 
 }  // namespace ddl

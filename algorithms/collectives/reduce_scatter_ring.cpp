@@ -17,6 +17,7 @@ const AlgorithmDefinition kRingReduceScatter{
           return ringReduceScatterSeconds(spec.ranks, spec.elements, spec.elementBytes, model.link(0),
                                           model.reduceSecondsPerByte());
         },
+    .translationPeriod = ringTranslationPeriod,
 };
 
 }  // namespace ddl

@@ -55,4 +55,6 @@ double ringAllGatherSeconds(int members, Elements elements, int elementBytes, co
   return (members - 1) * link.messageSeconds(block);
 }
 
+int ringTranslationPeriod(const CollectiveSpec& spec, const AlgorithmOptions&) { return spec.elements % spec.ranks == 0 ? 1 : 0; }
+
 }  // namespace ddl

@@ -2,8 +2,10 @@
 // The two halves of a ring allreduce, usable on any group and range: the building blocks of ring, ddl and
 // torus-2d. Member i sends to member i+1 and receives from member i−1 (mod the group size).
 
+#include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/cost/cost_model.hpp"
 #include "algorithms/schedule/group.hpp"
+#include "algorithms/schedule/collective.hpp"
 #include "algorithms/schedule/program_builder.hpp"
 
 namespace ddl {
@@ -49,5 +51,10 @@ void appendRingAllGather(ProgramBuilder& builder, const RingOrder& ring, Range r
 double ringReduceScatterSeconds(int members, Elements elements, int elementBytes, const LinkCost& link,
                                 double reduceSecondsPerByte);
 double ringAllGatherSeconds(int members, Elements elements, int elementBytes, const LinkCost& link);
+
+// A ring of all ranks (allreduce, reduce-scatter, all-gather): rank r + 1 sends and receives the blocks rank
+// r does, one block on; with every block of one size its program is rank r's moved by one rank (period 1).
+// Blocks of two sizes (the ranks do not divide the elements) break it: 0, no claim.
+int ringTranslationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options);
 
 }  // namespace ddl
