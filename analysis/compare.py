@@ -21,7 +21,7 @@ from results_input import BadInput, element_bytes, read_results
 
 # What a results file records of how it was made (ddlscale 0.1 onwards): two points joined must agree on these
 # where both record them; NOTED is only noted. Files written before these fields existed record none of them.
-MUST_AGREE = ("hosts", "ranks_per_host", "compute_scale", "precision", "compute_precision", "fusion", "element_bytes",
+MUST_AGREE = ("hosts", "ranks_per_host", "compute_scale", "precision", "compute_precision", "fusion", "parallelism", "element_bytes",
               "parameters", "transport", "time_over_ranks")
 # Efficiency's baseline changes no iteration time, which is what is compared: a prediction against 8 GPUs
 # (Goyal et al.'s) still joins ddlrun's measurement, which is against its own compute.
@@ -39,7 +39,7 @@ def run_description(document):
     """What the "run" object says of how the file was made."""
     run = document.get("run", {})
     described = {key: run[key] for key in ("tool", "version", "commit", "transport", "compute_scale", "precision",
-                                           "compute_precision", "fusion") if key in run}
+                                           "compute_precision", "fusion", "parallelism") if key in run}
     return described
 
 

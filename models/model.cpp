@@ -47,9 +47,13 @@ double optimizerBytesPerParameter(ModelOptimizer optimizer) {
   return optimizer == ModelOptimizer::Adam ? 7.0 * 4 : 5.0 * 4;
 }
 
-double modelStateBytesPerParameter(ModelOptimizer optimizer) {
-  return optimizer == ModelOptimizer::Adam ? 16 : 12;
+ModelStateBytes modelStateBytes(ModelOptimizer optimizer) {
+  // Adam in mixed precision: 16-bit weights and gradients, fp32 master weights and two moments. SGD with
+  // momentum in fp32: weights, gradients, momentum.
+  return optimizer == ModelOptimizer::Adam ? ModelStateBytes{2, 2, 12} : ModelStateBytes{4, 4, 4};
 }
+
+double modelStateBytesPerParameter(ModelOptimizer optimizer) { return modelStateBytes(optimizer).total(); }
 
 Model Model::load(const std::string& path) { return fromJson(readJsonFile(path), path); }
 

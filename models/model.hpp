@@ -14,6 +14,7 @@
 
 #include <string_view>
 
+#include "algorithms/training/parallelism.hpp"
 #include "algorithms/training/workload.hpp"
 
 namespace ddl {
@@ -50,6 +51,8 @@ double optimizerBytesPerParameter(ModelOptimizer optimizer);
 // ZeRO, SC'20, section 3.1): weights and gradients (fp32, or 16-bit copies beside fp32 master weights)
 // and the optimizer's state: 16 bytes with Adam, 12 with SGD's momentum. Activations come on top.
 double modelStateBytesPerParameter(ModelOptimizer optimizer);
+// The same, as weights, gradients and optimizer state, which sharded plans divide differently.
+ModelStateBytes modelStateBytes(ModelOptimizer optimizer);
 
 struct ModelProfile {
   std::string gpu;

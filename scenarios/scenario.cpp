@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/training/iteration_steps.hpp"
 #include "common/data_files.hpp"
 #include "common/input_file.hpp"
 #include "common/json_reader.hpp"
@@ -252,21 +253,77 @@ void readModel(const JsonReader& root, const nlohmann::json& json, Scenario& sce
   }
 }
 
-// Data parallelism as DDP runs it keeps the whole model's states on every GPU: where they alone (activations
-// not counted) outgrow the topology's GPU memory, no GPU count can run the scenario.
+// The parallelism, default ddp. A sharded one fills its buckets (its units) by a byte threshold and
+// overlaps its collectives with backward, as DeepSpeed and FSDP do: no Horovod cycles, no overlap off.
+void readParallelism(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
+  if (!root.has(json, "parallelism")) return;
+  const std::string name = root.stringAt(json, "parallelism");
+  const std::optional<Parallelism> parallelism = parallelismNamed(name);
+  if (!parallelism)
+    root.at("parallelism").fail("'" + name + "' is not one of " + listOfNames(kParallelismNames) + didYouMean(name, kParallelismNames));
+  scenario.parallelism = *parallelism;
+  if (!isSharded(*parallelism)) return;
+  if (scenario.fusion.policy == FusionPolicy::Horovod)
+    root.at("parallelism").fail(name + " fills its buckets by size, not on Horovod's cycles: give fusion policy size, ddp or per-layer");
+  if (!scenario.overlapBackward)
+    root.at("parallelism").fail(name + " overlaps its collectives with backward: overlap_backward must not be false");
+}
+
+// Hybrid shards within each node: consecutive ranks must share one (packed), and fill whole nodes.
+void requireWholeNodesForHybrid(const JsonReader& root, const Scenario& scenario) {
+  if (scenario.parallelism != Parallelism::Hybrid) return;
+  if (scenario.placement != Placement::Packed)
+    root.at("parallelism").fail("hybrid shards within each node, over consecutive ranks: placement must be packed");
+  const int perNode = scenario.topology.node.gpus;
+  for (std::size_t i = 0; i < scenario.gpuCounts.size(); ++i) {
+    const int gpus = scenario.gpuCounts[i];
+    if (gpus % shardingRanks(scenario.parallelism, gpus, perNode) != 0)
+      root.at("gpus").at(i).fail("hybrid shards within nodes of " + std::to_string(perNode) + " GPUs: " + std::to_string(gpus) +
+                                 " GPUs leave a node part full");
+  }
+  if (scenario.baselineGpus % shardingRanks(scenario.parallelism, scenario.baselineGpus, perNode) != 0)
+    root.at("baseline_gpus").fail("hybrid shards within nodes of " + std::to_string(perNode) + " GPUs: " +
+                                  std::to_string(scenario.baselineGpus) + " GPUs leave a node part full");
+}
+
+// What each GPU keeps of the model's states (activations not counted) must fit its memory at every GPU
+// count simulated: ddp keeps them all everywhere, a sharded plan a share that shrinks with the GPUs.
 void requireTheModelFits(const JsonReader& root, const Scenario& scenario) {
   const double memory = scenario.topology.node.gpuMemoryBytes;
-  const double perParameter = modelStateBytesPerParameter(scenario.model.optimizer());
-  const double states = perParameter * static_cast<double>(scenario.model.parameters());
-  if (memory <= 0 || states <= memory) return;
-  char message[400];
-  std::snprintf(message, sizeof message,
-                "%s needs %.1f GB per GPU for its model states alone (%lld parameters x %.0f bytes: weights, gradients and "
-                "%s state, every GPU holding all of them as DDP does), more than the %.1f GB of each %s in topology %s",
-                scenario.model.name().c_str(), states / 1e9, scenario.model.parameters(), perParameter,
-                scenario.model.optimizer() == ModelOptimizer::Adam ? "Adam's" : "SGD momentum's", memory / 1e9,
-                scenario.topology.node.gpuModel.c_str(), scenario.topology.name.c_str());
-  root.at("model").fail(message);
+  if (memory <= 0) return;
+  const ModelStateBytes perParameter = modelStateBytes(scenario.model.optimizer());
+  const long long parameters = scenario.model.parameters();
+  const char* optimizer = scenario.model.optimizer() == ModelOptimizer::Adam ? "Adam's" : "SGD momentum's";
+  char message[600];
+  if (scenario.parallelism == Parallelism::Ddp) {
+    const double states = perParameter.total() * static_cast<double>(parameters);
+    if (states <= memory) return;
+    std::snprintf(message, sizeof message,
+                  "%s needs %.1f GB per GPU for its model states alone (%lld parameters x %.0f bytes: weights, gradients and "
+                  "%s state, every GPU holding all of them as DDP does), more than the %.1f GB of each %s in topology %s",
+                  scenario.model.name().c_str(), states / 1e9, parameters, perParameter.total(), optimizer, memory / 1e9,
+                  scenario.topology.node.gpuModel.c_str(), scenario.topology.name.c_str());
+    root.at("model").fail(message);
+  }
+  Elements largestUnit = 0;
+  const IterationPlan plan = scenario.iterationPlan();
+  for (const GradientBucket& bucket : plan.buckets()) largestUnit = std::max(largestUnit, bucket.elements.count);
+  for (const int gpus : scenario.simulatedGpuCounts()) {
+    const int shardRanks = shardingRanks(scenario.parallelism, gpus, scenario.topology.node.gpus);
+    const double states = modelStateBytesPerGpu(scenario.parallelism, perParameter, parameters, shardRanks, largestUnit);
+    if (states <= memory) continue;
+    std::snprintf(message, sizeof message,
+                  "%s under %s needs %.1f GB per GPU at %d GPUs for its model states alone (%lld parameters x %.0f + %.0f + %.0f "
+                  "bytes of weights, gradients and %s state, sharded as %s shards them%s), more than the %.1f GB of each %s in "
+                  "topology %s",
+                  scenario.model.name().c_str(), parallelismName(scenario.parallelism), states / 1e9, gpus, parameters,
+                  perParameter.weights, perParameter.gradients, perParameter.optimizer, optimizer, parallelismName(scenario.parallelism),
+                  shardsParameters(scenario.parallelism) ? ", and two units gathered" : "", memory / 1e9,
+                  scenario.topology.node.gpuModel.c_str(), scenario.topology.name.c_str());
+    const auto listed = std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), gpus);
+    if (listed == scenario.gpuCounts.end()) root.at("baseline_gpus").fail(message);
+    root.at("gpus").at(static_cast<std::size_t>(listed - scenario.gpuCounts.begin())).fail(message);
+  }
 }
 
 void readGpuCounts(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
@@ -559,17 +616,38 @@ BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorit
 
 Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJsonFile(path), path); }
 
+// A sharded plan reduce-scatters and all-gathers: each entry must name algorithms of both kinds, whose
+// options fit every GPU count. "auto" and "nccl" choose allreduces only.
+void requireShardedAlgorithms(const JsonReader& root, const Scenario& scenario) {
+  if (!isSharded(scenario.parallelism)) return;
+  const std::string parallelism = parallelismName(scenario.parallelism);
+  for (std::size_t i = 0; i < scenario.algorithms.size(); ++i) {
+    const ScenarioAlgorithm& entry = scenario.algorithms[i];
+    const JsonReader name = root.at("algorithms").at(i).at("name");
+    if (entry.choosesPerBucket())
+      name.fail("'" + entry.name + "' chooses allreduces per bucket; " + parallelism +
+                " reduce-scatters and all-gathers: name an algorithm of both");
+    try {
+      for (CollectiveKind kind : collectiveKindsOf(scenario.parallelism)) {
+        const AlgorithmDefinition& algorithm = findAlgorithm(kind, entry.name);
+        for (int gpus : scenario.simulatedGpuCounts()) checkOptions(algorithm, gpus, scenario.optionsFor(entry, gpus));
+      }
+    } catch (const InvalidArgument& error) {
+      name.fail(parallelism + " reduce-scatters and all-gathers: " + error.message());
+    }
+  }
+}
+
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   const JsonReader root(path);
   root.allowOnly(json, {"name", "topology", "topology_overrides", "model", "gpu", "batch_per_gpu", "bucket_bytes",
                         "overlap_backward", "gpus", "baseline_gpus", "placement", "algorithms", "published", "precision",
-                        "gradients", "fusion", "effects", "sequence_length"});
+                        "gradients", "fusion", "effects", "sequence_length", "parallelism"});
   Scenario scenario;
   scenario.path = path;
   scenario.name = root.stringAt(json, "name");
   readTopology(root, json, scenario);
   readModel(root, json, scenario);
-  requireTheModelFits(root, scenario);
   readFusion(root, json, scenario);
   readEffects(root, json, scenario);
   if (root.has(json, "overlap_backward")) {
@@ -577,10 +655,14 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
     if (!overlap.is_boolean()) root.at("overlap_backward").fail("expected true or false");
     scenario.overlapBackward = overlap.get<bool>();
   }
+  readParallelism(root, json, scenario);
   readGpuCounts(root, json, scenario);
+  requireTheModelFits(root, scenario);
   readPlacement(root, json, scenario);
+  requireWholeNodesForHybrid(root, scenario);
   readPublished(root, json, scenario);
   readAlgorithms(root, json, scenario);
+  requireShardedAlgorithms(root, scenario);
   requireDistinctEntries(root, scenario);
   requireBaselineRuns(root, scenario);
   requireOptionsFitBuckets(root, scenario);

@@ -16,6 +16,7 @@
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/training/parallelism.hpp"
 #include "algorithms/training/scaling_point.hpp"
 #include "models/model.hpp"
 #include "topologies/cluster.hpp"
@@ -71,6 +72,10 @@ struct Scenario {
   std::string gradients = "fp32";  // what gradients are allreduced in: one of kGradientPrecisions
   GradientFusion fusion;  // $.fusion, or $.bucket_bytes alone: the size policy
   bool overlapBackward = true;
+  // $.parallelism: how each GPU holds the model and which collectives an iteration runs
+  // (algorithms/training/iteration_steps.hpp). Sharded, each algorithm entry names the reduce-scatter and
+  // all-gather algorithms of that name.
+  Parallelism parallelism = Parallelism::Ddp;
   IterationEffects effects;  // $.effects: all off unless the file asks
   // The effects $.effects gives as "sourced": their table values, central here, drawn from their priors by
   // ddlsim --samples (sampleEffects).

@@ -83,6 +83,34 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
   return schedule;
 }
 
+Schedule makeGroupedSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, int groupRanks, RankGroups groups,
+                             const AlgorithmOptions& options) {
+  if (groupRanks < 1 || spec.ranks % groupRanks != 0)
+    throw InvalidArgument("ranks", "groups of " + std::to_string(groupRanks) + " do not divide " + std::to_string(spec.ranks) + " ranks");
+  const bool within = groups == RankGroups::WithinGroups;
+  const int members = within ? groupRanks : spec.ranks / groupRanks;
+  // One group's collective, checked as makeSchedule checks any: what every group runs.
+  const CollectiveSpec one{spec.kind, members, within ? spec.elements : blockOf(spec.buffer(), groupRanks, 0).count, spec.elementBytes};
+  const Schedule single = makeSchedule(algorithm, one, options);
+  const AlgorithmDefinition* definition = &algorithm;
+  Schedule schedule(spec,
+                    single.description() + (within ? " within each " : " across the ") + std::to_string(within ? groupRanks : members) +
+                        (within ? " ranks" : " groups"),
+                    [definition, spec, groupRanks, within, options](Rank rank) {
+                      ProgramBuilder builder(rank, spec.elements);
+                      const int index = rank % groupRanks;
+                      const Group group = within ? Group{rank - index, 1, groupRanks} : Group{index, groupRanks, spec.ranks / groupRanks};
+                      const Range range = within ? spec.buffer() : blockOf(spec.buffer(), groupRanks, index);
+                      definition->append(builder, group, range, options, spec.elementBytes);
+                      return std::move(builder).finish();
+                    });
+  // Rank r + g runs rank r's program moved by g (the next group, the same index); across the groups that is
+  // the group's own collective moved by one member, which the algorithm's claim must cover.
+  if (within) schedule.claimTranslationPeriod(groupRanks);
+  else if (single.translationPeriod() > 0 && spec.elements % groupRanks == 0) schedule.claimTranslationPeriod(groupRanks * single.translationPeriod());
+  return schedule;
+}
+
 CostModel costModelFor(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options,
                        const std::vector<LinkCost>& links, double reduceSecondsPerByte) {
   std::vector<int> levels = algorithm.costLevels(ranks, options);

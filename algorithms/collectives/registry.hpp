@@ -21,6 +21,19 @@ void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const Algorit
 // Checks spec and options (InvalidArgument naming the field) and returns the schedule.
 Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, const AlgorithmOptions& options);
 
+// How a grouped schedule partitions the ranks into groups of `groupRanks` consecutive ranks (nodes).
+enum class RankGroups {
+  WithinGroups,  // each group runs the collective on the whole buffer
+  AcrossGroups,  // the ranks of one index in every group run it on that index's block of the buffer
+                 // (blockOf(buffer, groupRanks, index)): FSDP HYBRID_SHARD's allreduce of a node's shard
+};
+// `algorithm` run at once by every group of such a partition of spec.ranks ranks, as one schedule over all
+// of them (spec.kind is the algorithm's, spec.ranks all the ranks). Its claimed translation period is the
+// groups' size within groups, and across them the groups' size times the algorithm's claim for one group
+// (none where it makes none). InvalidArgument as makeSchedule, and where groupRanks does not divide the ranks.
+Schedule makeGroupedSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, int groupRanks, RankGroups groups,
+                             const AlgorithmOptions& options);
+
 // The α-β-γ model the algorithm's closed form reads: `links` holds one cost per level, or one for all.
 CostModel costModelFor(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options,
                        const std::vector<LinkCost>& links, double reduceSecondsPerByte);

@@ -8,7 +8,9 @@
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/training/iteration_effects.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/training/parallelism.hpp"
 #include "common/limits.hpp"
+#include "common/nearest_name.hpp"
 
 namespace ddl {
 
@@ -18,6 +20,7 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
   if (run.precision) json["precision"] = *run.precision;
   if (run.computePrecision) json["compute_precision"] = *run.computePrecision;
   if (run.fusion) json["fusion"] = *run.fusion;
+  if (run.parallelism) json["parallelism"] = *run.parallelism;
   if (run.engine) json["engine"] = *run.engine;
   if (!run.effects.empty()) {
     for (const auto& [key, value] : run.effects) {
@@ -36,7 +39,7 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
 RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::json& json) {
   reader.object(json);
   reader.allowOnly(json, {"tool", "version", "commit", "transport", "compute_scale", "precision", "compute_precision",
-                          "fusion", "engine", "effects"});
+                          "fusion", "parallelism", "engine", "effects"});
   RunDescription run;
   run.tool = reader.stringAt(json, "tool");
   run.version = reader.stringAt(json, "version");
@@ -48,6 +51,11 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "fusion")) {
     run.fusion = reader.stringAt(json, "fusion");
     if (!fusionPolicyNamed(*run.fusion)) reader.at("fusion").fail("'" + *run.fusion + "' is not size, ddp, horovod or per-layer");
+  }
+  if (reader.has(json, "parallelism")) {
+    run.parallelism = reader.stringAt(json, "parallelism");
+    if (!parallelismNamed(*run.parallelism))
+      reader.at("parallelism").fail("'" + *run.parallelism + "' is not one of " + listOfNames(kParallelismNames));
   }
   if (reader.has(json, "engine")) {
     run.engine = reader.stringAt(json, "engine");

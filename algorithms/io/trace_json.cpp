@@ -9,7 +9,7 @@ namespace ddl {
 
 nlohmann::json chromeTrace(const IterationTimeline& timeline) {
   // A process per (group, rank), whose id is the rank (plus kGroupStride for each group before it, where a trace
-  // holds several); thread 0 computes, thread 1 allreduces.
+  // holds several); thread 0 computes, thread 1 communicates (allreduces, reduce-scatters, all-gathers).
   std::map<std::string, int> groups;
   std::map<std::pair<std::string, Rank>, int> processes;
   nlohmann::json events = nlohmann::json::array();
@@ -22,7 +22,7 @@ nlohmann::json chromeTrace(const IterationTimeline& timeline) {
                         {"args", {{"name", span.group + ": rank " + std::to_string(span.rank)}}}});
       events.push_back({{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", pid}}}});
       events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", 0}, {"args", {{"name", "compute"}}}});
-      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", 1}, {"args", {{"name", "allreduce"}}}});
+      events.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", 1}, {"args", {{"name", "communication"}}}});
     }
     nlohmann::json event = {{"ph", "X"}, {"name", span.name}, {"cat", span.lane}, {"pid", pid},
                             {"tid", span.lane == "compute" ? 0 : 1}, {"ts", span.startSeconds * 1e6},

@@ -18,12 +18,19 @@ std::string bucketAllreduceName(std::size_t bucket, double bytes) {
   return text;
 }
 
-TimelineSpan allreduceSpan(const std::string& group, Rank rank, std::size_t bucket, double bytes, const std::string& algorithm,
-                           const Program& program, double startSeconds, double endSeconds) {
+TimelineSpan collectiveSpan(const std::string& group, Rank rank, std::string_view lane, std::string name, std::size_t bucket,
+                            double bytes, const std::string& algorithm, const Program& program, double startSeconds,
+                            double endSeconds) {
   Channel channels = 0;
   for (const Step& step : program.steps()) channels = std::max<Channel>(channels, step.channel + 1);
-  return {group, rank, "allreduce", bucketAllreduceName(bucket, bytes), startSeconds, endSeconds,
+  return {group, rank, std::string(lane), std::move(name), startSeconds, endSeconds,
           {static_cast<int>(bucket), bytes, algorithm, static_cast<int>(channels)}};
+}
+
+TimelineSpan allreduceSpan(const std::string& group, Rank rank, std::size_t bucket, double bytes, const std::string& algorithm,
+                           const Program& program, double startSeconds, double endSeconds) {
+  return collectiveSpan(group, rank, "allreduce", bucketAllreduceName(bucket, bytes), bucket, bytes, algorithm, program,
+                        startSeconds, endSeconds);
 }
 
 }  // namespace ddl

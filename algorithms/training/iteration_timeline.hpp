@@ -4,6 +4,7 @@
 // so that the two open side by side in a trace viewer (algorithms/io/trace_json.hpp).
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/schedule/program.hpp"
@@ -22,7 +23,7 @@ struct AllreduceDetail {
 struct TimelineSpan {
   std::string group;  // what the rank belongs to in the viewer: the point ("ddl 4x16x4 at 256 GPUs")
   Rank rank = 0;
-  std::string lane;   // "compute" or "allreduce"
+  std::string lane;   // "compute", or the collective's kind: "allreduce", "reduce-scatter", "all-gather"
   std::string name;   // "backward to bucket 2", "allreduce of bucket 2 (25.2 MB)"
   double startSeconds = 0;
   double endSeconds = 0;
@@ -40,5 +41,9 @@ std::string bucketAllreduceName(std::size_t bucket, double bytes);
 // A bucket's allreduce on `rank`, named by bucketAllreduceName, with its detail; `program` is what ran it.
 TimelineSpan allreduceSpan(const std::string& group, Rank rank, std::size_t bucket, double bytes, const std::string& algorithm,
                            const Program& program, double startSeconds, double endSeconds);
+// Any collective of a bucket (a unit, under zero3), in the lane of its kind ("reduce-scatter"), named `name`.
+TimelineSpan collectiveSpan(const std::string& group, Rank rank, std::string_view lane, std::string name, std::size_t bucket,
+                            double bytes, const std::string& algorithm, const Program& program, double startSeconds,
+                            double endSeconds);
 
 }  // namespace ddl

@@ -34,6 +34,7 @@ struct RunDescription {
   std::optional<std::string> precision;         // scaling studies: the gradients' element type ("fp32", "bf16")
   std::optional<std::string> computePrecision;  // scaling studies: the compute profile's ("fp32", "amp", "bf16")
   std::optional<std::string> fusion;            // scaling studies: the fusion policy ("size", "ddp", "horovod", "per-layer")
+  std::optional<std::string> parallelism;       // scaling studies: "ddp", "zero1", "zero2", "zero3", "fsdp" (parallelism.hpp)
   std::optional<std::string> engine;            // ddlsim: the engine that simulated it ("message" or "step", sim/registered_engines.hpp)
   // ddlsim: the effects that were on (algorithms/training/iteration_effects.hpp), by their scenario keys,
   // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from. Empty: none.

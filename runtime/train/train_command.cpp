@@ -41,6 +41,12 @@ void TrainCommand::check() {
   train_.hostCompute = *hostComputeNamed(hostCompute_);
   train_.transport = flags_.transport().name;  // an unknown transport fails here, before MPI starts
   scenario_.emplace(loadScenario(train_.scenario));
+  // The runtime trains as DDP does, one allreduce per bucket: a sharded plan is ddlsim's alone for now,
+  // and running it as DDP would measure another experiment under the scenario's name.
+  if (isSharded(scenario_->parallelism))
+    throw InvalidArgument(train_.scenario + ": $.parallelism", std::string(parallelismName(scenario_->parallelism)) +
+                                                                    ": ddlrun train runs ddp only (one allreduce per bucket); "
+                                                                    "ddlsim simulates sharded plans");
   const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
   const double elementBytes = plan.workload().elementBytes;
   const double gradientBytes = elementBytes * static_cast<double>(scenario_->model.parameters());

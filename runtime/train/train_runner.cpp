@@ -17,6 +17,7 @@
 #include "algorithms/io/results_json.hpp"
 #include "algorithms/io/trace_json.hpp"
 #include "algorithms/training/measured_effects.hpp"
+#include "algorithms/training/parallelism.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "common/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
@@ -253,6 +254,7 @@ int runTrain(const Scenario& scenario, const TrainOptions& options, RankContext&
   results.run.precision = plan.workload().gradientPrecision;
   results.run.computePrecision = plan.workload().computePrecision;
   results.run.fusion = fusionPolicyName(plan.fusion().policy);
+  results.run.parallelism = parallelismName(Parallelism::Ddp);  // what ddlrun train runs
   const JobHosts hosts = jobHosts(context.world);
   // A job measures one GPU count: its efficiency is against its own compute alone, whatever the scenario's
   // baseline (each point says so: baseline_gpus 1). ddlcompare compares iteration times, which the

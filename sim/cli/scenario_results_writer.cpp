@@ -50,6 +50,12 @@ void writeTable(std::ostream& out, const Scenario& scenario, const IterationPlan
       << " per GPU, " << scenario.topology.name << ", " << plan.buckets().size() << " buckets ("
       << fusionLine(scenario.fusion) << ")" << (scenario.overlapBackward ? ", overlapping backward" : ", after backward")
       << "\n";
+  if (isSharded(scenario.parallelism))
+    out << "sharding  " << parallelismName(scenario.parallelism)
+        << (shardsParameters(scenario.parallelism)
+                ? ": each bucket a unit, all-gathered before its forward and its backward, reduce-scattered after"
+                : ": each bucket reduce-scattered, the optimizer on a 1/N shard, then each bucket all-gathered")
+        << "; exposed is against this plan's own compute\n";
   out << "effects   " << effectsLine(scenario) << "\n";
   out << "compute   " << formatSeconds(plan.workload().computeSeconds()) << " per iteration on one GPU\n";
   out << "baseline  efficiency against "

@@ -38,21 +38,21 @@ class Engine {
   // Training iterations of every GPU following `plan`, each bucket allreduced as `buckets` says
   // (sim/engine/iteration_simulation.hpp). With `timeline`, every rank's compute phases and bucket
   // allreduces of the first iteration are appended to it under `group`.
-  virtual IterationSimulation iteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+  virtual IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets,
                                         const PlatformDescription& platform, const IterationEffects& effects,
                                         IterationTimeline* timeline, const std::string& group) const = 0;
 
   // The ranks whose programs it holds at once for the same arguments: what its memory grows with
   // (sim/sweep/simulation_memory.hpp).
   virtual int ranksHeld(const Schedule& schedule, const PlatformDescription& platform) const = 0;
-  virtual int ranksHeld(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  virtual int ranksHeld(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                         const IterationEffects& effects, bool withTimeline) const = 0;
 
   // The common calls: one run; an iteration without a timeline.
   CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform) const {
     return collective(schedule, platform, 1);
   }
-  IterationSimulation iteration(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                                 const IterationEffects& effects = {}) const {
     return iteration(plan, buckets, platform, effects, nullptr, "");
   }

@@ -18,33 +18,57 @@
 #include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/schedule/schedule.hpp"
 #include "algorithms/training/iteration_plan.hpp"
+#include "algorithms/training/iteration_steps.hpp"
 #include "algorithms/training/scaling_point.hpp"
 
 namespace ddl {
 
-// Each bucket's allreduce at one GPU count: the algorithm chosen for it and its schedule over the GPUs,
-// built once for a point and shared by its memory check and its simulations.
-struct BucketAllreduces {
+// Every collective of an iteration at one GPU count: the steps each GPU follows under the plan's
+// parallelism (algorithms/training/iteration_steps.hpp), and per collective kind and bucket the algorithm
+// chosen and its schedule over the GPUs, built once for a point and shared by its memory check and its
+// simulations.
+struct IterationCollectives {
+  IterationSteps steps;
+  // Per schedule: kind-major over collectiveKindsOf(steps.parallelism), bucket-minor. Under ddp, schedule b
+  // is bucket b's allreduce.
   BucketAlgorithms algorithms;
-  std::vector<Schedule> schedules;  // in bucket order
+  std::vector<Schedule> schedules;
   int gpus = 0;
-};
-// InvalidArgument from the algorithm where its options do not fit a bucket; std::invalid_argument unless
-// there is one algorithm per bucket.
-BucketAllreduces bucketAllreduces(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus);
-// One algorithm for every bucket.
-BucketAllreduces bucketAllreduces(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
-                                  const AlgorithmOptions& options, int gpus);
-BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options);
 
-// Of the buckets each algorithm (by label) allreduces, the one with the most elements, whose schedule has
-// the most steps and talks between every pair the others do: one bucket index per algorithm.
-std::vector<std::size_t> largestBucketOfEachAlgorithm(const IterationPlan& plan, const BucketAlgorithms& algorithms);
+  std::size_t scheduleIndex(const PlannedCollective& collective) const;
+  const Schedule& scheduleOf(const PlannedCollective& collective) const { return schedules[scheduleIndex(collective)]; }
+};
+// ddp: each bucket's allreduce. InvalidArgument from the algorithm where its options do not fit a bucket;
+// std::invalid_argument unless there is one algorithm per bucket.
+IterationCollectives bucketAllreduces(const IterationPlan& plan, const BucketAlgorithms& algorithms, int gpus);
+// One algorithm for every bucket.
+IterationCollectives bucketAllreduces(const IterationPlan& plan, const AlgorithmDefinition& algorithm,
+                                      const AlgorithmOptions& options, int gpus);
+BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options);
+// What runs each kind of a sharded plan's collectives; hybrid's allreduce across nodes as well.
+struct ShardedAlgorithms {
+  const AlgorithmDefinition* reduceScatter = nullptr;
+  const AlgorithmDefinition* allGather = nullptr;
+  const AlgorithmDefinition* allreduce = nullptr;
+};
+// The algorithms of one name for each kind; InvalidArgument("algorithm", ...) where a kind has none of it.
+ShardedAlgorithms shardedAlgorithmsNamed(std::string_view name);
+// A sharded parallelism: each bucket's collectives by `algorithms`, with `options`, over the bucket padded to
+// a multiple of the GPUs as FSDP and ZeRO pad their shards (the results still report the bucket's own bytes);
+// under hybrid, within and across nodes of `ranksPerNode`. std::invalid_argument for ddp, or a plan the
+// parallelism cannot follow (iterationSteps).
+IterationCollectives shardedCollectives(const IterationPlan& plan, Parallelism parallelism, const ShardedAlgorithms& algorithms,
+                                        const AlgorithmOptions& options, int gpus, int ranksPerNode = 0);
+
+// Of the schedules of each algorithm and kind, the one with the most elements, whose schedule has the most
+// steps and talks between every pair the others do: one schedule index per algorithm and kind.
+std::vector<std::size_t> largestScheduleOfEachAlgorithm(const IterationCollectives& collectives);
 
 struct IterationSimulation {
   double iterationSeconds = 0;  // the mean of `iterations`
   int iterations = 1;
-  // Per bucket: from the first GPU starting its allreduce to the last one finishing it, the mean over iterations.
+  // Per collective of the steps (under ddp, per bucket): from the first GPU starting it to the last one
+  // finishing it, the mean over iterations.
   std::vector<CollectiveMeasurement> allreduces;
   // The step engine with BucketEvening::Allow: the largest relative change of a bucket's elements where it
   // evened buckets to simulate ranks that do the same thing once (sim/step/step_iteration.hpp); 0: none evened.
@@ -54,18 +78,22 @@ struct IterationSimulation {
 // Work no collective outlasts: the contention of a collective (the overlap slowdown) is cancelled when it ends.
 inline constexpr double kContentionSeconds = 1e6;
 
-// An allreduce of `bytes` over `gpus` GPUs that took `seconds`, with its algbw and busbw.
-CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus);
+// A collective of `kind` over a buffer of `bytes` (nccl-tests' size: the whole buffer) on `gpus` GPUs that
+// took `seconds`, with its algbw and busbw.
+CollectiveMeasurement collectiveMeasurement(CollectiveKind kind, double bytes, double seconds, int gpus);
+inline CollectiveMeasurement allreduceMeasurement(double bytes, double seconds, int gpus) {
+  return collectiveMeasurement(CollectiveKind::Allreduce, bytes, seconds, gpus);
+}
 
 // What both engines record of `iterations` back to back, from `start`: each rank's end, and per iteration
-// and bucket (iteration-major) the first start and the last end of its allreduce over the ranks.
+// and collective (iteration-major) its first start and last end over the ranks.
 struct IterationRecord {
   double start = 0;
   int iterations = 1;
   std::vector<double> end;
-  std::vector<double> bucketStart;
-  std::vector<double> bucketEnd;
+  std::vector<double> collectiveStart;
+  std::vector<double> collectiveEnd;
 };
-IterationSimulation summarizeIterations(const IterationRecord& record, const IterationPlan& plan, int gpus);
+IterationSimulation summarizeIterations(const IterationRecord& record, const IterationPlan& plan, const IterationSteps& steps);
 
 }  // namespace ddl

@@ -27,48 +27,46 @@ sg4::ExecPtr startExecution(sg4::Host* host, double flops, double priority = 1) 
 
 }  // namespace
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAllreduces& allreduces,
+IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& collectives,
                                       const PlatformDescription& platform, const IterationEffects& effects,
                                       IterationTimeline* timeline, const std::string& group) {
   const int gpus = platform.hosts();
   const int iterations = effects.iterationsFor(gpus);
   const TrainingWorkload& workload = plan.workload();
-  const std::vector<GradientBucket>& buckets = plan.buckets();
-  if (allreduces.gpus != gpus) throw std::invalid_argument("bucket schedules for another GPU count than the platform's");
-  const std::vector<Schedule>& schedules = allreduces.schedules;
+  if (collectives.gpus != gpus) throw std::invalid_argument("collective schedules for another GPU count than the platform's");
+  const IterationSteps& steps = collectives.steps;
+  const std::vector<ComputePhase>& phases = steps.phases;
+  const std::vector<PlannedCollective>& planned = steps.collectives;
 
   SimulatedPlatform simulated(platform);
-  // The buckets of one algorithm talk between the same pairs: connect them from its largest bucket, a rank
-  // at a time.
-  for (std::size_t b : largestBucketOfEachAlgorithm(plan, allreduces.algorithms))
-    for (Rank rank = 0; rank < gpus; ++rank) connectProgramPeers(schedules[b].program(rank), simulated);
+  // The schedules of one algorithm and kind talk between the same pairs: connect them from its largest, a
+  // rank at a time.
+  for (std::size_t s : largestScheduleOfEachAlgorithm(collectives))
+    for (Rank rank = 0; rank < gpus; ++rank) connectProgramPeers(collectives.schedules[s].program(rank), simulated);
   std::vector<sg4::Host*> computeHosts;  // after every route: see SimulatedPlatform::computeHost
   for (Rank rank = 0; rank < gpus; ++rank) computeHosts.push_back(simulated.computeHost(rank));
 
-  // Phase b of the compute ends when bucket b may start its allreduce; the last ends with backward.
-  const std::vector<double> phases = plan.computePhases();
-  const std::size_t bucketCount = buckets.size();
-  // One GPU has nothing to allreduce and no framework call to pay for.
-  const double allreduceOverhead = gpus > 1 ? effects.allreduceOverheadSeconds : 0;
+  const std::size_t count = planned.size();
+  // One GPU has nothing to exchange and no framework call to pay for.
+  const double collectiveOverhead = gpus > 1 ? effects.allreduceOverheadSeconds : 0;
 
   const double start = SimulatedPlatform::now();
   std::vector<double> end(static_cast<std::size_t>(gpus), start);
-  // Per iteration and bucket, over ranks: the first start and the last end of its allreduce.
-  std::vector<double> bucketStart(bucketCount * static_cast<std::size_t>(iterations), std::numeric_limits<double>::infinity());
-  std::vector<double> bucketEnd(bucketCount * static_cast<std::size_t>(iterations), start);
-  // Per rank, in its current iteration: when it started, and when each bucket was full.
+  // Per iteration and collective, over ranks: its first start and last end.
+  std::vector<double> collectiveStart(count * static_cast<std::size_t>(iterations), std::numeric_limits<double>::infinity());
+  std::vector<double> collectiveEnd(count * static_cast<std::size_t>(iterations), start);
+  // Per rank, in its current iteration: when it started, and when each phase ended.
   std::vector<double> iterationStart(static_cast<std::size_t>(gpus), start);
-  std::vector<std::vector<double>> bucketFullAt(static_cast<std::size_t>(gpus), std::vector<double>(bucketCount, start));
+  std::vector<std::vector<double>> phaseEndAt(static_cast<std::size_t>(gpus), std::vector<double>(phases.size(), start));
   ActorOutcomes outcomes(gpus);
-  std::vector<sg4::SemaphorePtr> bucketFull, communicationDone;
+  // Per rank, released once per phase that ends (and once as its iteration starts), and once per collective
+  // that ends: each side counts what it has acquired, since the indices it waits for only grow.
+  std::vector<sg4::SemaphorePtr> phaseEnded, collectiveEnded;
   // Spans of the timeline, per rank, from the iteration's start: actors of one simulation run one at a time.
   std::vector<TimelineSpan> spans;
-  auto record = [&](int iteration, Rank rank, const char* lane, std::string name, double from) {
-    if (timeline && iteration == 0) spans.push_back({group, rank, lane, std::move(name), from - start, SimulatedPlatform::now() - start, {}});
-  };
   for (Rank rank = 0; rank < gpus; ++rank) {
-    bucketFull.push_back(sg4::Semaphore::create(0));
-    communicationDone.push_back(sg4::Semaphore::create(0));
+    phaseEnded.push_back(sg4::Semaphore::create(0));
+    collectiveEnded.push_back(sg4::Semaphore::create(0));
     sg4::Host* host = simulated.host(rank);
     const auto r = static_cast<std::size_t>(rank);
     sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
@@ -78,24 +76,24 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
           if (effects.iterationOverheadSeconds > 0) sg4::this_actor::sleep_for(effects.iterationOverheadSeconds);
           // Where forward starts: the plan's times, and Horovod's ticks, count from here.
           iterationStart[r] = SimulatedPlatform::now();
+          phaseEnded[r]->release();
           const double factor = gpuFactor * effects.computeFactor(gpus, iteration, rank);
-          auto compute = [&](double seconds) {
-            if (seconds > 0) startExecution(computeHosts[r], seconds * factor * SimulatedPlatform::kHostSpeed)->wait();
+          std::size_t collectivesEnded = 0;
+          auto awaitCollectives = [&](std::size_t needed) {
+            for (; collectivesEnded < needed; ++collectivesEnded) collectiveEnded[r]->acquire();
           };
-          for (std::size_t b = 0; b < bucketCount; ++b) {
+          for (std::size_t k = 0; k < phases.size(); ++k) {
+            const ComputePhase& phase = phases[k];
+            if (phase.waitsFor >= 0) awaitCollectives(static_cast<std::size_t>(phase.waitsFor) + 1);
             const double from = SimulatedPlatform::now();
-            compute(phases[b]);
-            if (phases[b] > 0) record(iteration, rank, "compute", computePhaseName(b, bucketCount), from);
-            bucketFullAt[r][b] = SimulatedPlatform::now();
-            bucketFull[r]->release();
+            if (phase.seconds > 0) startExecution(computeHosts[r], phase.seconds * factor * SimulatedPlatform::kHostSpeed)->wait();
+            // As both engines record them: phases of no time are no span, but the last (the optimizer) always is.
+            if (timeline && iteration == 0 && (phase.seconds > 0 || k + 1 == phases.size()))
+              spans.push_back({group, rank, "compute", phase.name, from - start, SimulatedPlatform::now() - start, {}});
+            phaseEndAt[r][k] = SimulatedPlatform::now();
+            phaseEnded[r]->release();
           }
-          const double backwardEnd = SimulatedPlatform::now();
-          compute(phases.back());
-          if (phases.back() > 0) record(iteration, rank, "compute", computePhaseName(bucketCount, bucketCount), backwardEnd);
-          communicationDone[r]->acquire();
-          const double optimizerStart = SimulatedPlatform::now();
-          compute(workload.optimizerSeconds);
-          record(iteration, rank, "compute", computePhaseName(bucketCount + 1, bucketCount), optimizerStart);
+          awaitCollectives(count);
         }
         end[r] = SimulatedPlatform::now();
       });
@@ -104,36 +102,45 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
       // A failure here leaves the compute actor waiting; outcomes.check reports both.
       outcomes.guard(rank, [&] {
         for (int iteration = 0; iteration < iterations; ++iteration) {
-          for (std::size_t b = 0; b < bucketCount; ++b) {
-            bucketFull[r]->acquire();
+          int phasesEnded = kIterationStart - 1;  // the iteration's start counts as phase -1
+          for (std::size_t c = 0; c < count; ++c) {
+            const PlannedCollective& collective = planned[c];
+            for (; phasesEnded < collective.readyAfter; ++phasesEnded) phaseEnded[r]->acquire();
             // With Horovod's cycles, a bucket full before the last allreduce ended starts at once, as its
             // background loop starts the next cycle at once when the last overran.
-            // One GPU calls no allreduce and waits for no tick.
-            if (plan.cycleSeconds() > 0 && gpus > 1) {
-              const double tick = iterationStart[r] + plan.nextTick(bucketFullAt[r][b] - iterationStart[r]);
+            // One GPU calls no collective and waits for no tick.
+            if (plan.cycleSeconds() > 0 && gpus > 1 && collective.readyAfter >= 0) {
+              const double full = phaseEndAt[r][static_cast<std::size_t>(collective.readyAfter)];
+              const double tick = iterationStart[r] + plan.nextTick(full - iterationStart[r]);
               if (tick > SimulatedPlatform::now()) sg4::this_actor::sleep_until(tick);
             }
-            if (allreduceOverhead > 0) sg4::this_actor::sleep_for(allreduceOverhead);
+            if (collectiveOverhead > 0) sg4::this_actor::sleep_for(collectiveOverhead);
             const double from = SimulatedPlatform::now();
-            const std::size_t at = static_cast<std::size_t>(iteration) * bucketCount + b;
-            bucketStart[at] = std::min(bucketStart[at], from);
+            const std::size_t at = static_cast<std::size_t>(iteration) * count + c;
+            collectiveStart[at] = std::min(collectiveStart[at], from);
             sg4::ExecPtr contention;
             if (effects.overlapSlowdown > 0)
               contention = startExecution(computeHosts[r], kContentionSeconds * SimulatedPlatform::kHostSpeed, effects.overlapSlowdown);
+            const std::size_t s = collectives.scheduleIndex(collective);
+            const Program program = collectives.schedules[s].program(rank);
             try {
-              runProgramOnSimGrid(schedules[b].program(rank), simulated, workload.elementBytes);
+              runProgramOnSimGrid(program, simulated, workload.elementBytes);
             } catch (...) {
               if (contention) contention->cancel();  // not left to run on once the failure is reported
               throw;
             }
             if (contention) contention->cancel();
-            bucketEnd[at] = std::max(bucketEnd[at], SimulatedPlatform::now());
-            if (timeline && iteration == 0)
-              spans.push_back(allreduceSpan(group, rank, b, static_cast<double>(buckets[b].elements.count) * workload.elementBytes,
-                                            allreduces.algorithms[b].label(), schedules[b].program(rank), from - start,
-                                            SimulatedPlatform::now() - start));
+            collectiveEnd[at] = std::max(collectiveEnd[at], SimulatedPlatform::now());
+            if (timeline && iteration == 0) {
+              const double bytes = collectiveBytes(plan, collective);
+              spans.push_back(collectiveSpan(group, rank, toString(collective.kind), plannedCollectiveName(steps.parallelism, collective, bytes),
+                                             collective.unit, bytes, collectives.algorithms[s].label(), program, from - start,
+                                             SimulatedPlatform::now() - start));
+            }
+            collectiveEnded[r]->release();
           }
-          communicationDone[r]->release();
+          // The phases of this iteration not waited for: the compute side released one per phase.
+          for (; phasesEnded < static_cast<int>(phases.size()) - 1; ++phasesEnded) phaseEnded[r]->acquire();
         }
       });
     });
@@ -141,7 +148,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAll
   outcomes.check(simulated.run());
 
   if (timeline) timeline->spans.insert(timeline->spans.end(), spans.begin(), spans.end());
-  return summarizeIterations({start, iterations, std::move(end), std::move(bucketStart), std::move(bucketEnd)}, plan, gpus);
+  return summarizeIterations({start, iterations, std::move(end), std::move(collectiveStart), std::move(collectiveEnd)}, plan, steps);
 }
 
 }  // namespace ddl

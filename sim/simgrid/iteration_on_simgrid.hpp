@@ -1,8 +1,8 @@
 #pragma once
 // Training iterations on SimGrid (sim/engine/iteration_simulation.hpp says what is simulated): on each GPU
-// a compute actor runs forward and backward as executions and releases a semaphore per full bucket, and a
-// communication actor runs each bucket's allreduce; the overlap slowdown is an execution of priority s on
-// the rank's compute host while its collective runs.
+// a compute actor runs the phases of the iteration's steps as executions and releases a semaphore as each
+// ends, and a communication actor runs the steps' collectives, releasing another as each ends; the overlap
+// slowdown is an execution of priority s on the rank's compute host while a collective runs.
 
 #include <string>
 
@@ -14,8 +14,8 @@
 namespace ddl {
 
 // Throws SimulationError if the simulation cannot run to its end. With `timeline`, every rank's compute
-// phases and bucket allreduces of the first iteration are appended to it under `group`.
-IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+// phases and collectives of the first iteration are appended to it under `group`.
+IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& collectives,
                                       const PlatformDescription& platform, const IterationEffects& effects = {},
                                       IterationTimeline* timeline = nullptr, const std::string& group = "");
 // One algorithm for every bucket.

@@ -9,7 +9,7 @@ CollectiveTiming SimGridEngine::collective(const Schedule& schedule, const Platf
   return simulateCollective(schedule, platform, runs);
 }
 
-IterationSimulation SimGridEngine::iteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+IterationSimulation SimGridEngine::iteration(const IterationPlan& plan, const IterationCollectives& buckets,
                                              const PlatformDescription& platform, const IterationEffects& effects,
                                              IterationTimeline* timeline, const std::string& group) const {
   return simulateIteration(plan, buckets, platform, effects, timeline, group);
@@ -17,7 +17,7 @@ IterationSimulation SimGridEngine::iteration(const IterationPlan& plan, const Bu
 
 int SimGridEngine::ranksHeld(const Schedule& schedule, const PlatformDescription&) const { return schedule.ranks(); }
 
-int SimGridEngine::ranksHeld(const IterationPlan&, const BucketAllreduces&, const PlatformDescription& platform,
+int SimGridEngine::ranksHeld(const IterationPlan&, const IterationCollectives&, const PlatformDescription& platform,
                              const IterationEffects&, bool) const {
   return platform.hosts();
 }

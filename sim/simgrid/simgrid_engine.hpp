@@ -10,12 +10,12 @@ class SimGridEngine final : public Engine {
   std::string_view name() const override { return "message"; }
   std::string_view description() const override { return "SimGrid: an actor per rank, the reference"; }
   CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform, int runs) const override;
-  IterationSimulation iteration(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                                 const IterationEffects& effects, IterationTimeline* timeline,
                                 const std::string& group) const override;
   // Every rank, always: an actor each.
   int ranksHeld(const Schedule& schedule, const PlatformDescription& platform) const override;
-  int ranksHeld(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  int ranksHeld(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                 const IterationEffects& effects, bool withTimeline) const override;
   using Engine::collective;
   using Engine::iteration;

@@ -9,21 +9,21 @@ CollectiveTiming StepEngine::collective(const Schedule& schedule, const Platform
   return step::simulateCollective(schedule, platform, runs);
 }
 
-IterationSimulation StepEngine::iteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+IterationSimulation StepEngine::iteration(const IterationPlan& plan, const IterationCollectives& buckets,
                                           const PlatformDescription& platform, const IterationEffects& effects,
                                           IterationTimeline* timeline, const std::string& group) const {
   return step::simulateIteration(plan, buckets, platform, effects, timeline, group, step::RankSymmetryUse::Exploit,
-                                 step::eveningFor(plan, buckets));
+                                 step::eveningFor(buckets));
 }
 
 int StepEngine::ranksHeld(const Schedule& schedule, const PlatformDescription& platform) const {
   return step::simulatedRanks(schedule, platform);
 }
 
-int StepEngine::ranksHeld(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+int StepEngine::ranksHeld(const IterationPlan& /*plan*/, const IterationCollectives& buckets, const PlatformDescription& platform,
                           const IterationEffects& effects, bool withTimeline) const {
   if (withTimeline) return platform.hosts();
-  return step::simulatedRanks(plan, buckets, platform, effects, step::eveningFor(plan, buckets));
+  return step::simulatedRanks(buckets, platform, effects, step::eveningFor(buckets));
 }
 
 }  // namespace ddl

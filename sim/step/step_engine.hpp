@@ -11,13 +11,13 @@ class StepEngine final : public Engine {
   std::string_view name() const override { return "step"; }
   std::string_view description() const override { return "the same rules and sharing in one event loop, faster"; }
   CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform, int runs) const override;
-  IterationSimulation iteration(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                                 const IterationEffects& effects, IterationTimeline* timeline,
                                 const std::string& group) const override;
   // One period of the ranks where they do the same thing (sim/step/step_symmetry.hpp); every rank where they
   // do not, or where a timeline is asked for.
   int ranksHeld(const Schedule& schedule, const PlatformDescription& platform) const override;
-  int ranksHeld(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+  int ranksHeld(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,
                 const IterationEffects& effects, bool withTimeline) const override;
   using Engine::collective;
   using Engine::iteration;

@@ -20,20 +20,20 @@ std::uint64_t tagOf(Wake wake, Rank rank) { return (static_cast<std::uint64_t>(w
 
 class Iterations final : public ProgramRuns::Owner, public FluidSimulation::Listener {
  public:
-  Iterations(const IterationPlan& plan, const std::vector<Schedule>& schedules, const BucketAlgorithms& algorithms,
+  Iterations(const IterationPlan& plan, const IterationCollectives& collectives, const std::vector<Schedule>& schedules,
              const IterationEffects& effects, StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
-      : plan_(plan), schedules_(schedules), algorithms_(algorithms), effects_(effects), platform_(platform), simulation_(platform.simulation()),
-        gpus_(platform.ranks()), simulated_(platform.simulatedRanks()), iterations_(effects.iterationsFor(gpus_)), buckets_(plan.buckets().size()),
-        phases_(plan.computePhases()), allreduceOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0),
-        timeline_(timeline), group_(group), ranks_(static_cast<std::size_t>(gpus_)),
-        runs_(platform, plan.workload().elementBytes, *this) {
+      : plan_(plan), collectives_(collectives), steps_(collectives.steps), schedules_(schedules), effects_(effects), platform_(platform),
+        simulation_(platform.simulation()), gpus_(platform.ranks()), simulated_(platform.simulatedRanks()),
+        iterations_(effects.iterationsFor(gpus_)), count_(steps_.collectives.size()), lastPhase_(steps_.phases.size() - 1),
+        collectiveOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0), timeline_(timeline), group_(group),
+        ranks_(static_cast<std::size_t>(gpus_)), runs_(platform, plan.workload().elementBytes, *this) {
     record_.iterations = iterations_;
     record_.end.assign(static_cast<std::size_t>(gpus_), 0);
-    record_.bucketStart.assign(buckets_ * static_cast<std::size_t>(iterations_), std::numeric_limits<double>::infinity());
-    record_.bucketEnd.assign(buckets_ * static_cast<std::size_t>(iterations_), 0);
+    record_.collectiveStart.assign(count_ * static_cast<std::size_t>(iterations_), std::numeric_limits<double>::infinity());
+    record_.collectiveEnd.assign(count_ * static_cast<std::size_t>(iterations_), 0);
     for (Rank rank = 0; rank < gpus_; ++rank) {
       ranks_[static_cast<std::size_t>(rank)].gpuFactor = effects.gpuTimeFactor(gpus_, rank);
-      ranks_[static_cast<std::size_t>(rank)].bucketFullAt.assign(buckets_, 0);
+      ranks_[static_cast<std::size_t>(rank)].phaseEndAt.assign(steps_.phases.size(), 0);
     }
   }
 
@@ -50,7 +50,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     for (Rank rank = simulated_; rank < gpus_; ++rank)
       record_.end[static_cast<std::size_t>(rank)] = record_.end[static_cast<std::size_t>(platform_.representative(rank))];
     if (timeline_) timeline_->spans.insert(timeline_->spans.end(), spans_.begin(), spans_.end());
-    return summarizeIterations(record_, plan_, gpus_);
+    return summarizeIterations(record_, plan_, steps_);
   }
 
   void ended(std::uint64_t tag) override {
@@ -59,7 +59,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
       case Wake::ComputeDone: phaseDone(rank); break;
       case Wake::IterationOverheadDone: beginForward(rank); break;
       case Wake::TickCome: afterTick(rank); break;
-      case Wake::AllreduceOverheadDone: beginAllreduce(rank); break;
+      case Wake::AllreduceOverheadDone: beginCollective(rank); break;
     }
   }
 
@@ -67,56 +67,51 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
     if (state.contention >= 0) simulation_.cancel(state.contention);
     state.contention = -1;
-    const std::size_t b = state.bucket;
-    const std::size_t at = static_cast<std::size_t>(state.commIteration) * buckets_ + b;
-    record_.bucketEnd[at] = std::max(record_.bucketEnd[at], simulation_.now());
-    if (timeline_ && state.commIteration == 0)
-      spans_.push_back(allreduceSpan(group_, rank, b,
-                                     static_cast<double>(plan_.buckets()[b].elements.count) * plan_.workload().elementBytes,
-                                     algorithms_[b].label(), *state.program, state.allreduceFrom, simulation_.now()));
+    const PlannedCollective& collective = steps_.collectives[state.collective];
+    const std::size_t at = static_cast<std::size_t>(state.iteration) * count_ + state.collective;
+    record_.collectiveEnd[at] = std::max(record_.collectiveEnd[at], simulation_.now());
+    if (timeline_ && state.iteration == 0) {
+      const std::size_t s = collectives_.scheduleIndex(collective);
+      const double bytes = collectiveBytes(plan_, collective);
+      spans_.push_back(collectiveSpan(group_, rank, toString(collective.kind), plannedCollectiveName(steps_.parallelism, collective, bytes),
+                                      collective.unit, bytes, collectives_.algorithms[s].label(), *state.program, state.collectiveFrom,
+                                      simulation_.now()));
+    }
     state.program.reset();
     state.communicating = false;
-    if (++state.bucket == buckets_) {
-      state.bucket = 0;
-      ++state.commIteration;
-      ++state.communicationDone;
-      if (state.waitsForCommunication) {
-        state.waitsForCommunication = false;
-        --state.communicationDone;
-        beginOptimizer(rank);
-      }
+    ++state.collective;
+    if (state.computeWaits) {
+      state.computeWaits = false;
+      runPhase(rank);
     }
-    nextAllreduce(rank);
+    nextCollective(rank);
   }
 
  private:
+  // A rank's compute and communication, within its current iteration: both sides count what the other has
+  // ended, as the SimGrid engine's semaphores do.
   struct RankState {
     double gpuFactor = 1;
     double factor = 1;
     double iterationStart = 0;
-    std::vector<double> bucketFullAt;
-    // Compute: its iteration, and the phase running (0 .. buckets: backward phases; buckets + 1: the optimizer).
+    std::vector<double> phaseEndAt;
     int iteration = 0;
+    bool finished = false;
+    // Compute: the phase running or waiting (phases.size(): all done), and whether it waits for a collective.
     std::size_t phase = 0;
     double phaseFrom = 0;
-    bool waitsForCommunication = false;
-    bool finished = false;
-    // Communication: its iteration and bucket, and what the semaphores of the SimGrid engine count.
-    int commIteration = 0;
-    std::size_t bucket = 0;
-    int bucketsFull = 0;
-    int communicationDone = 0;
+    bool computeWaits = false;
+    int phasesEnded = kIterationStart - 1;  // the last phase ended; kIterationStart once the iteration started
+    // Communication: the collective running or next, and whether one runs.
+    std::size_t collective = 0;
     bool communicating = false;
-    double allreduceFrom = 0;
+    double collectiveFrom = 0;
     FluidSimulation::ActivityHandle contention = -1;
     std::unique_ptr<Program> program;
   };
 
-  void recordSpan(int iteration, Rank rank, const char* lane, std::string name, double from) {
-    if (timeline_ && iteration == 0) spans_.push_back({group_, rank, lane, std::move(name), from, simulation_.now(), {}});
-  }
-
-  // Compute: forward and backward phase by phase, then (once the allreduces are done) the optimizer.
+  // Compute: the iteration's phases one by one, each once the collective it waits for has ended; the
+  // iteration once its last phase and last collective have.
   void startIteration(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
     if (state.iteration == iterations_) {
@@ -136,17 +131,34 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     state.iterationStart = simulation_.now();
     state.factor = state.gpuFactor * effects_.computeFactor(gpus_, state.iteration, rank);
     state.phase = 0;
+    state.phasesEnded = kIterationStart;
+    state.collective = 0;
+    nextCollective(rank);
     runPhase(rank);
   }
 
-  // Starts the current phase's execution, or, for a phase of no time, ends it at once.
+  // Starts the current phase once what it waits for has ended (the iteration's end after the last phase),
+  // its execution, or for a phase of no time its end at once.
   void runPhase(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
-    const double seconds = state.phase <= buckets_ ? phases_[state.phase] : plan_.workload().optimizerSeconds;
+    if (state.phase == steps_.phases.size()) {
+      if (state.collective < count_) {
+        state.computeWaits = true;
+        return;
+      }
+      ++state.iteration;
+      startIteration(rank);
+      return;
+    }
+    const ComputePhase& phase = steps_.phases[state.phase];
+    if (phase.waitsFor >= 0 && state.collective <= static_cast<std::size_t>(phase.waitsFor)) {
+      state.computeWaits = true;
+      return;
+    }
     state.phaseFrom = simulation_.now();
-    if (seconds > 0) {
+    if (phase.seconds > 0) {
       const FluidSimulation::ResourceId core[] = {platform_.computeHost(rank)};
-      simulation_.start(seconds * state.factor, 0, core, 1, 1, this, tagOf(Wake::ComputeDone, rank));
+      simulation_.start(phase.seconds * state.factor, 0, core, 1, 1, this, tagOf(Wake::ComputeDone, rank));
     } else {
       phaseDone(rank);
     }
@@ -154,45 +166,30 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
 
   void phaseDone(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
-    const std::size_t phase = state.phase;
-    const double seconds = phase <= buckets_ ? phases_[phase] : plan_.workload().optimizerSeconds;
-    // As the SimGrid engine records them: backward phases of no time are no span; the optimizer always is.
-    if (seconds > 0 || phase > buckets_) recordSpan(state.iteration, rank, "compute", computePhaseName(phase, buckets_), state.phaseFrom);
-    if (phase < buckets_) {
-      state.bucketFullAt[phase] = simulation_.now();
-      ++state.bucketsFull;
-      nextAllreduce(rank);
-      ++state.phase;
-      runPhase(rank);
-    } else if (phase == buckets_) {
-      state.phase = buckets_ + 1;
-      if (state.communicationDone > 0) {
-        --state.communicationDone;
-        beginOptimizer(rank);
-      } else {
-        state.waitsForCommunication = true;
-      }
-    } else {
-      ++state.iteration;
-      startIteration(rank);
-    }
-  }
-
-  void beginOptimizer(Rank rank) {
-    ranks_[static_cast<std::size_t>(rank)].phase = buckets_ + 1;
+    const ComputePhase& phase = steps_.phases[state.phase];
+    // As the SimGrid engine records them: phases of no time are no span, but the last (the optimizer) always is.
+    if (timeline_ && state.iteration == 0 && (phase.seconds > 0 || state.phase == lastPhase_))
+      spans_.push_back({group_, rank, "compute", phase.name, state.phaseFrom, simulation_.now(), {}});
+    state.phaseEndAt[state.phase] = simulation_.now();
+    state.phasesEnded = static_cast<int>(state.phase);
+    ++state.phase;
+    nextCollective(rank);
     runPhase(rank);
   }
 
-  // Communication: the next bucket's allreduce once it is full, after Horovod's tick and the overhead.
-  void nextAllreduce(Rank rank) {
+  // Communication: the next collective once the phase it is ready after has ended, after Horovod's tick
+  // and the overhead.
+  void nextCollective(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
-    if (state.communicating || state.bucketsFull == 0 || state.commIteration == iterations_) return;
-    --state.bucketsFull;
+    if (state.communicating || state.collective == count_ || state.iteration == iterations_) return;
+    const PlannedCollective& collective = steps_.collectives[state.collective];
+    if (collective.readyAfter > state.phasesEnded) return;
     state.communicating = true;
     // With Horovod's cycles, a bucket full before the last allreduce ended starts at once; one GPU calls no
-    // allreduce and waits for no tick.
-    if (plan_.cycleSeconds() > 0 && gpus_ > 1) {
-      const double tick = state.iterationStart + plan_.nextTick(state.bucketFullAt[state.bucket] - state.iterationStart);
+    // collective and waits for no tick.
+    if (plan_.cycleSeconds() > 0 && gpus_ > 1 && collective.readyAfter >= 0) {
+      const double full = state.phaseEndAt[static_cast<std::size_t>(collective.readyAfter)];
+      const double tick = state.iterationStart + plan_.nextTick(full - state.iterationStart);
       if (tick > simulation_.now()) {
         simulation_.at(tick, this, tagOf(Wake::TickCome, rank));
         return;
@@ -202,39 +199,40 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   }
 
   void afterTick(Rank rank) {
-    if (allreduceOverhead_ > 0) {
-      simulation_.at(simulation_.now() + allreduceOverhead_, this, tagOf(Wake::AllreduceOverheadDone, rank));
+    if (collectiveOverhead_ > 0) {
+      simulation_.at(simulation_.now() + collectiveOverhead_, this, tagOf(Wake::AllreduceOverheadDone, rank));
     } else {
-      beginAllreduce(rank);
+      beginCollective(rank);
     }
   }
 
-  void beginAllreduce(Rank rank) {
+  void beginCollective(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
-    state.allreduceFrom = simulation_.now();
-    const std::size_t at = static_cast<std::size_t>(state.commIteration) * buckets_ + state.bucket;
-    record_.bucketStart[at] = std::min(record_.bucketStart[at], state.allreduceFrom);
+    state.collectiveFrom = simulation_.now();
+    const std::size_t at = static_cast<std::size_t>(state.iteration) * count_ + state.collective;
+    record_.collectiveStart[at] = std::min(record_.collectiveStart[at], state.collectiveFrom);
     if (effects_.overlapSlowdown > 0) {
       const FluidSimulation::ResourceId core[] = {platform_.computeHost(rank)};
       // Never ends before the collective: its listener is never called.
       state.contention = simulation_.start(kContentionSeconds, 0, core, effects_.overlapSlowdown, 1, this, 0);
     }
-    state.program = std::make_unique<Program>(schedules_[state.bucket].program(rank));
+    state.program = std::make_unique<Program>(schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])].program(rank));
     runs_.start(*state.program);
   }
 
   const IterationPlan& plan_;
-  const std::vector<Schedule>& schedules_;
-  const BucketAlgorithms& algorithms_;  // what runs each bucket, for the timeline
+  const IterationCollectives& collectives_;  // its steps, and what runs each schedule, for the timeline
+  const IterationSteps& steps_;
+  const std::vector<Schedule>& schedules_;  // collectives_.schedules, or those evened
   const IterationEffects& effects_;
   StepPlatform& platform_;
   FluidSimulation& simulation_;
   const int gpus_;
   const int simulated_;  // ranks 0 .. simulated_-1, each standing for the ranks congruent to it
   const int iterations_;
-  const std::size_t buckets_;
-  const std::vector<double> phases_;
-  const double allreduceOverhead_;
+  const std::size_t count_;      // collectives per iteration
+  const std::size_t lastPhase_;  // the optimizer
+  const double collectiveOverhead_;
   IterationTimeline* timeline_;
   const std::string& group_;
   std::vector<RankState> ranks_;
@@ -259,19 +257,19 @@ bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry
 // Bucket schedules with every one that claims no translation rebuilt on the nearest multiple of `gpus`
 // elements; `change` gets the largest relative change. Nullopt if such a bucket has fewer elements than
 // GPUs: its blocks of none and one element are messages and no messages, which evening would not keep.
-std::optional<std::vector<Schedule>> evenedBuckets(const IterationPlan& plan, const BucketAllreduces& buckets, double& change) {
+std::optional<std::vector<Schedule>> evenedBuckets(const IterationCollectives& buckets, double& change) {
   const BucketAlgorithms& algorithms = buckets.algorithms;
   const int gpus = buckets.gpus;
   std::vector<Schedule> schedules = buckets.schedules;
   change = 0;
   for (std::size_t b = 0; b < schedules.size(); ++b) {
     if (schedules[b].translationPeriod() > 0) continue;
-    const Elements elements = plan.buckets()[b].elements.count;
+    const CollectiveSpec& spec = schedules[b].spec();
+    const Elements elements = spec.elements;
     if (elements < gpus) return std::nullopt;
     const Elements evened = (elements + gpus / 2) / gpus * gpus;
     if (evened == elements) continue;
-    schedules[b] = makeSchedule(*algorithms[b].algorithm, {CollectiveKind::Allreduce, gpus, evened, plan.workload().elementBytes},
-                                algorithms[b].options);
+    schedules[b] = makeSchedule(*algorithms[b].algorithm, {spec.kind, gpus, evened, spec.elementBytes}, algorithms[b].options);
     change = std::max(change, std::abs(static_cast<double>(evened - elements)) / static_cast<double>(elements));
   }
   return schedules;
@@ -284,7 +282,7 @@ struct Quotient {
   double evenedChange = 0;
 };
 
-Quotient quotientOf(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+Quotient quotientOf(const IterationCollectives& buckets, const PlatformDescription& platform,
                     const IterationEffects& effects, bool exploit, BucketEvening evening) {
   const int gpus = platform.hosts();
   if (buckets.gpus != gpus) throw std::invalid_argument("bucket schedules for another GPU count than the platform's");
@@ -293,7 +291,7 @@ Quotient quotientOf(const IterationPlan& plan, const BucketAllreduces& buckets, 
   quotient.symmetry = findRankSymmetry(quotient.schedules, platform);
   if (!quotient.symmetry && evening == BucketEvening::Allow) {
     double change = 0;
-    std::optional<std::vector<Schedule>> evened = evenedBuckets(plan, buckets, change);
+    std::optional<std::vector<Schedule>> evened = evenedBuckets(buckets, change);
     if (evened && (quotient.symmetry = findRankSymmetry(*evened, platform))) {
       quotient.schedules = std::move(*evened);
       quotient.evenedChange = change;
@@ -306,25 +304,25 @@ Quotient quotientOf(const IterationPlan& plan, const BucketAllreduces& buckets, 
 
 }  // namespace
 
-BucketEvening eveningFor(const IterationPlan& plan, const BucketAllreduces& buckets) {
-  for (std::size_t b : largestBucketOfEachAlgorithm(plan, buckets.algorithms))
+BucketEvening eveningFor(const IterationCollectives& buckets) {
+  for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
     if (static_cast<double>(buckets.schedules[b].program(0).size()) * buckets.gpus > kExactHeldStepsLimit) return BucketEvening::Allow;
   return BucketEvening::Forbid;
 }
 
-int simulatedRanks(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+int simulatedRanks(const IterationCollectives& buckets, const PlatformDescription& platform,
                    const IterationEffects& effects, BucketEvening evening) {
-  const Quotient quotient = quotientOf(plan, buckets, platform, effects, true, evening);
+  const Quotient quotient = quotientOf(buckets, platform, effects, true, evening);
   return quotient.symmetry ? quotient.symmetry->period : platform.hosts();
 }
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& buckets,
                                       const PlatformDescription& platform, const IterationEffects& effects,
                                       IterationTimeline* timeline, const std::string& group, RankSymmetryUse use,
                                       BucketEvening evening) {
-  Quotient quotient = quotientOf(plan, buckets, platform, effects, use == RankSymmetryUse::Exploit && !timeline, evening);
+  Quotient quotient = quotientOf(buckets, platform, effects, use == RankSymmetryUse::Exploit && !timeline, evening);
   StepPlatform stepPlatform(platform, std::move(quotient.symmetry));
-  Iterations iterations(plan, quotient.schedules, buckets.algorithms, effects, stepPlatform, timeline, group);
+  Iterations iterations(plan, buckets, quotient.schedules, effects, stepPlatform, timeline, group);
   iterations.start();
   stepPlatform.simulation().run();
   IterationSimulation result = iterations.result();

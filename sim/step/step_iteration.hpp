@@ -1,10 +1,11 @@
 #pragma once
 // simulateIteration on the step engine: the compute and communication of every GPU as two state machines
 // per rank, doing what sim/simgrid/iteration_on_simgrid.cpp's two actors do, in the same order, over the same
-// equations (sim/step/step_platform.hpp): forward and backward as executions on the rank's one compute core,
-// a bucket's allreduce once it is full (and Horovod's tick has come, and the per-allreduce overhead is
-// slept), the optimizer after the last, and, while a rank's collective runs, an execution of priority s
-// on the same core, so that compute beside communication runs 1/(1+s) as fast.
+// equations (sim/step/step_platform.hpp): the steps' phases (algorithms/training/iteration_steps.hpp) as
+// executions on the rank's one compute core, each once the collective it waits for has ended; the steps'
+// collectives one after another, each once the phase it is ready after has ended (and Horovod's tick has
+// come, and the per-collective overhead is slept); and, while a rank's collective runs, an execution of
+// priority s on the same core, so that compute beside communication runs 1/(1+s) as fast.
 //
 // Ranks that do the same thing are simulated once (sim/step/step_symmetry.hpp) where every bucket's schedule
 // claims a translation the platform keeps, every rank computes alike (no effect drawn per rank), and no
@@ -33,13 +34,13 @@ enum class BucketEvening { Forbid, Allow };
 // once (the largest bucket's program on every rank; about 10 GB at sim/sweep/simulation_memory.hpp's 160 bytes a
 // step): a flat ring from 5,794 GPUs on. Below it every bucket is simulated as given, exactly.
 inline constexpr double kExactHeldStepsLimit = 1 << 26;
-BucketEvening eveningFor(const IterationPlan& plan, const BucketAllreduces& buckets);
+BucketEvening eveningFor(const IterationCollectives& buckets);
 
 // The ranks simulateIteration simulates (no timeline): one period of them, or all.
-int simulatedRanks(const IterationPlan& plan, const BucketAllreduces& buckets, const PlatformDescription& platform,
+int simulatedRanks(const IterationCollectives& buckets, const PlatformDescription& platform,
                    const IterationEffects& effects, BucketEvening evening);
 
-IterationSimulation simulateIteration(const IterationPlan& plan, const BucketAllreduces& buckets,
+IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& buckets,
                                       const PlatformDescription& platform, const IterationEffects& effects = {},
                                       IterationTimeline* timeline = nullptr, const std::string& group = "",
                                       RankSymmetryUse symmetry = RankSymmetryUse::Exploit,

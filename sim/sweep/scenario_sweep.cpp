@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "algorithms/collectives/registry.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
@@ -57,9 +58,13 @@ std::string gpusField(const Scenario& scenario, int gpus) {
   return scenario.path + ": $.gpus[" + std::to_string(listed - scenario.gpuCounts.begin()) + "]";
 }
 
-// Each bucket's allreduce of `choice` at `gpus` GPUs.
-BucketAllreduces pointBuckets(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
+// Each collective of `choice` at `gpus` GPUs: each bucket's allreduce, or under a sharded plan each
+// bucket's reduce-scatter and all-gather by the algorithms of the entry's name.
+IterationCollectives pointBuckets(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
   try {
+    if (isSharded(scenario.parallelism))
+      return shardedCollectives(plan, scenario.parallelism, shardedAlgorithmsNamed(choice.name), scenario.optionsFor(choice, gpus), gpus,
+                                scenario.topology.node.gpus);
     return bucketAllreduces(plan, scenario.bucketAlgorithms(choice, gpus, plan), gpus);
   } catch (const InvalidArgument& error) {
     if (error.field().rfind(scenario.path, 0) == 0) throw;
@@ -74,7 +79,7 @@ BucketAllreduces pointBuckets(const Scenario& scenario, const IterationPlan& pla
 struct Point {
   const ScenarioAlgorithm* choice = nullptr;
   int gpus = 0;
-  BucketAllreduces buckets;
+  IterationCollectives buckets;
   std::size_t first = 0;  // its first simulation
   std::size_t count = 0;
   bool listed = false;  // a point of the results, not only a baseline
@@ -92,7 +97,8 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   const ScenarioAlgorithm& choice = *tasks.choice;
   const Cluster cluster(scenario.topology, tasks.gpus, scenario.placement);
   const std::vector<double>& simulated = values.at(tasks.first);
-  if (simulated.size() != plan.buckets().size() + 2) throw SimulationError("a point's simulation lost its buckets");
+  const IterationSteps& steps = tasks.buckets.steps;
+  if (simulated.size() != steps.collectives.size() + 2) throw SimulationError("a point's simulation lost its collectives");
   ScalingPoint point;
   point.configuration = scenario.name;
   point.gpus = tasks.gpus;
@@ -104,13 +110,17 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   point.batchPerGpu = scenario.batchPerGpu;
   point.iterationSeconds = simulated[0];
   if (simulated.back() > 0) point.evenedBucketChange = simulated.back();
-  // One GPU alone pays the per-iteration overhead too; jitter has mean 1, and the spread is about the median.
-  point.computeSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
-  for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
-    point.collectives.push_back(allreduceMeasurement(
-        static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes, simulated[b + 1], tasks.gpus));
+  // The compute of one of these GPUs (a sharded optimizer updates a 1/N share), with the per-iteration
+  // overhead; jitter has mean 1, and the spread is about the median.
+  point.computeSeconds = scenario.effects.iterationOverheadSeconds;
+  for (const ComputePhase& phase : steps.phases) point.computeSeconds += phase.seconds;
+  for (std::size_t c = 0; c < steps.collectives.size(); ++c) {
+    const PlannedCollective& collective = steps.collectives[c];
+    point.collectives.push_back(collectiveMeasurement(collective.kind, collectiveBytes(plan, collective), simulated[c + 1], collective.groupRanks));
+    point.collectives.back().collective = std::string(toString(collective.kind));
     // What "auto" chose for each bucket; one GPU allreduces nothing.
-    if (choice.choosesPerBucket() && tasks.gpus > 1) point.collectives.back().chosen = tasks.buckets.algorithms[b].label();
+    if (choice.choosesPerBucket() && tasks.gpus > 1)
+      point.collectives.back().chosen = tasks.buckets.algorithms[tasks.buckets.scheduleIndex(collective)].label();
   }
   // The rest is latency. Never more than the whole, whatever the contention does.
   const double withoutLatency = values.at(tasks.first + 1).at(0);
@@ -221,8 +231,8 @@ double ScenarioSweep::requireMemory() const {
     int held = 0;
     for (std::size_t set = 0; set < (settings_.samples > 0 ? 2u : 1u); ++set)
       held = std::max(held, engine_.ranksHeld(plan_, point->buckets, cluster, effectsSet(scenario_, settings_, set), false));
-    // A point holds one bucket's programs at a time: of each algorithm's buckets, the largest needs most.
-    for (std::size_t b : largestBucketOfEachAlgorithm(plan_, point->buckets.algorithms)) {
+    // A point holds one collective's programs at a time: of each algorithm's schedules, the largest needs most.
+    for (std::size_t b : largestScheduleOfEachAlgorithm(point->buckets)) {
       const Schedule& schedule = point->buckets.schedules[b];
       most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held));
       requireSimulationMemory(schedule, netpoints, gpusField(scenario_, point->gpus),
@@ -285,6 +295,7 @@ ScalingResults ScenarioSweep::results(const std::vector<std::vector<double>>& va
   results.run.precision = plan_.workload().gradientPrecision;
   results.run.computePrecision = plan_.workload().computePrecision;
   results.run.fusion = fusionPolicyName(scenario_.fusion.policy);
+  results.run.parallelism = parallelismName(scenario_.parallelism);
   describeEffects(scenario_, results.run);
   for (const Listing::Listed& entry : listing_->listed) {
     ScalingPoint point = assemblePoint(scenario_, plan_, *entry.point, values);
@@ -307,17 +318,17 @@ std::string tracedLabel(const Scenario& scenario, std::size_t algorithm, int gpu
 }  // namespace
 
 void ScenarioSweep::requireTraceMemory(std::size_t algorithm, int gpus) const {
-  const BucketAllreduces buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
+  const IterationCollectives buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
   const Cluster cluster(scenario_.topology, gpus, scenario_.placement);
   const int held = engine_.ranksHeld(plan_, buckets, cluster, scenario_.effects, true);
-  for (std::size_t b : largestBucketOfEachAlgorithm(plan_, buckets.algorithms))
+  for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
     requireSimulationMemory(buckets.schedules[b], netpointsOf(cluster), "--trace-gpus",
                             "tracing " + tracedLabel(scenario_, algorithm, gpus), held);
 }
 
 IterationTimeline ScenarioSweep::trace(std::size_t algorithm, int gpus) const {
   const std::string label = tracedLabel(scenario_, algorithm, gpus);
-  const BucketAllreduces buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
+  const IterationCollectives buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
   const Cluster cluster(scenario_.topology, gpus, scenario_.placement);
   IterationTimeline timeline;
   timeline.title = scenario_.name + ": " + label + ", predicted by ddlsim";

@@ -8,6 +8,7 @@
 
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/registry.hpp"
+#include "common/invalid_argument.hpp"
 
 namespace ddl::testing {
 namespace {
@@ -61,6 +62,35 @@ TEST(TranslationPeriod, EveryClaimHoldsOnEveryRank) {
       }
     }
   }
+}
+
+// A grouped schedule (FSDP HYBRID_SHARD's collectives) claims its groups' size within them, and across them
+// the groups' size times the algorithm's claim: checked on every rank, and refused where it must not hold.
+TEST(TranslationPeriod, GroupedSchedulesClaimWhatHoldsOnEveryRank) {
+  for (const AlgorithmDefinition* algorithm : {&kRingReduceScatter, &kRingAllGather, &kRingAllreduce})
+    for (RankGroups groups : {RankGroups::WithinGroups, RankGroups::AcrossGroups})
+      for (Elements elements : {Elements{16 * 8}, Elements{16 * 8 + 3}}) {
+        const Schedule schedule = makeGroupedSchedule(*algorithm, {algorithm->collective, 16, elements, 4}, 4, groups, {});
+        const int period = schedule.translationPeriod();
+        const std::string label = std::string(algorithm->name) + " " + std::string(toString(algorithm->collective)) +
+                                  (groups == RankGroups::WithinGroups ? " within" : " across") + ", " + std::to_string(elements);
+        const int claimed = groups == RankGroups::WithinGroups || elements % 16 == 0 ? 4 : 0;
+        EXPECT_EQ(period, claimed) << label;
+        if (period == 0) continue;
+        for (Rank r = 0; r < 16; ++r)
+          EXPECT_EQ(differenceFromMoved(schedule.program(r), schedule.program((r + period) % 16), period, 16), "") << label << ", rank " << r;
+      }
+  // Within groups a rank talks only to its own group; across them only to its own index in every group.
+  const Schedule within = makeGroupedSchedule(kRingReduceScatter, {CollectiveKind::ReduceScatter, 16, 64, 4}, 4, RankGroups::WithinGroups, {});
+  const Schedule across = makeGroupedSchedule(kRingAllreduce, {CollectiveKind::Allreduce, 16, 64, 4}, 4, RankGroups::AcrossGroups, {});
+  for (Rank r = 0; r < 16; ++r) {
+    const Program a = within.program(r), b = across.program(r);
+    for (StepIndex i = 0; i < a.size(); ++i) EXPECT_EQ(a.step(i).peer / 4, r / 4) << "rank " << r;
+    for (StepIndex i = 0; i < b.size(); ++i) EXPECT_EQ(b.step(i).peer % 4, r % 4) << "rank " << r;
+    ASSERT_GT(b.size(), 0u);
+    EXPECT_EQ(b.step(0).range.count, 64 / 4 / 4) << "a quarter of the node's quarter";
+  }
+  EXPECT_THROW(makeGroupedSchedule(kRingAllreduce, {CollectiveKind::Allreduce, 16, 64, 4}, 3, RankGroups::WithinGroups, {}), InvalidArgument);
 }
 
 }  // namespace

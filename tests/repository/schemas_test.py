@@ -636,7 +636,7 @@ WRITTEN_WHERE_THEY_APPLY = {
     "topology": "ddlsim's scaling points", "compute_scale": "scaling points", "precision": "scaling points",
     "compute_precision": "scaling points", "engine": "ddlsim",
     "exposed_latency_s": "ddlsim's scaling points", "exposed_bandwidth_s": "ddlsim's scaling points",
-    "fusion": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range, before 2026-12-05",
+    "fusion": "scaling points", "parallelism": "scaling points", "effects": "ddlsim, where effects are on", "efficiency_range": "ddlsim --range, before 2026-12-05",
     **{name: "ddlsim --samples" for name in ["samples"] + [f"{quantity}_{percentile}" for quantity in
                                                            ("iteration_s", "images_per_s", "efficiency")
                                                            for percentile in ("p05", "p50", "p95")]},

@@ -84,6 +84,16 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
   EXPECT_THROW(scenarioFromJson(json, "nccl.json"), InvalidArgument);
 }
 
+// What loading `json` as `path` refuses, as "field: message", or "(no error)".
+std::string loadError(const nlohmann::json& json, const std::string& path) {
+  try {
+    scenarioFromJson(json, path);
+  } catch (const InvalidArgument& error) {
+    return error.field() + ": " + error.message();
+  }
+  return "(no error)";
+}
+
 // A transformer's batch counts sequences of the length its profiles were measured at: the scenario says that
 // length, and no other is taken, since nothing scales compute to it.
 TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
@@ -94,14 +104,7 @@ TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
   EXPECT_EQ(scenario.model.sequenceLength(), 1024);
   EXPECT_EQ(loadScenario(scenarioFile("gpt2-xl-dgx-h100")).batchPerGpu, 16) << "sequences per GPU";
   EXPECT_EQ(scenario.iterationPlan().workload().elementBytes, 2) << "bf16 compute allreduces bf16 gradients";
-  const auto fieldOf = [](const nlohmann::json& edited) {
-    try {
-      scenarioFromJson(edited, "gpt2.json");
-    } catch (const InvalidArgument& error) {
-      return error.field() + ": " + error.message();
-    }
-    return std::string("(no error)");
-  };
+  const auto fieldOf = [](const nlohmann::json& edited) { return loadError(edited, "gpt2.json"); };
   nlohmann::json edited = json;
   edited["sequence_length"] = 2048;
   EXPECT_EQ(fieldOf(edited).rfind("gpt2.json: $.sequence_length: 2048, but model 'gpt2-xl' is profiled at sequences of 1024", 0), 0)
@@ -121,6 +124,56 @@ TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
   images["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/resnet50.json";
   images["sequence_length"] = 1024;
   EXPECT_EQ(fieldOf(images).rfind("gpt2.json: $.sequence_length: model 'resnet50' trains on images", 0), 0) << fieldOf(images);
+}
+
+// A sharded plan keeps a share of the model's states that shrinks with the GPUs: Llama 2 7B, which no H100
+// holds under DDP, fits under zero3 on 8 of them, but not on one; the plan reduce-scatters and all-gathers,
+// so its algorithms must be named algorithms of both kinds.
+TEST(Scenario, ShardedPlansFitWhereTheirShareFitsAndNameCollectivesOfBothKinds) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("gpt2-xl-dgx-h100")));
+  json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json";
+  json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/llama2-7b.json";
+  json["sequence_length"] = 4096;
+  json["batch_per_gpu"] = 16;
+  json["algorithms"] = nlohmann::json::parse(R"([{"name": "ring"}])");
+  json["gpus"] = {8, 16};
+  json["parallelism"] = "zero3";
+  const Scenario scenario = scenarioFromJson(json, "llama.json");
+  EXPECT_EQ(scenario.parallelism, Parallelism::Zero3);
+  EXPECT_EQ(loadScenario(scenarioFile("gpt2-xl-dgx-h100")).parallelism, Parallelism::Ddp) << "the default";
+  const auto fieldOf = [](const nlohmann::json& edited) { return loadError(edited, "llama.json"); };
+  nlohmann::json edited = json;
+  edited["gpus"] = {8, 1};
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.gpus[1]: llama2-7b under zero3 needs 107.8 GB per GPU at 1 GPUs", 0), 0) << fieldOf(edited);
+  edited["parallelism"] = "zero1";
+  edited["gpus"] = {2};
+  EXPECT_EQ(fieldOf(edited), "(no error)") << "4 + 12/2 bytes per parameter: 67.4 GB";
+  edited["parallelism"] = "zero4";
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: 'zero4' is not one of ddp, zero1, zero2, zero3, fsdp or hybrid", 0), 0) << fieldOf(edited);
+  edited = json;
+  edited["algorithms"] = nlohmann::json::parse(R"([{"name": "ring"}, {"name": "nccl"}])");
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.algorithms[1].name: 'nccl' chooses allreduces per bucket; zero3", 0), 0) << fieldOf(edited);
+  edited["algorithms"] = nlohmann::json::parse(R"([{"name": "halving-doubling"}])");
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.algorithms[0].name: zero3 reduce-scatters and all-gathers: no reduce-scatter algorithm named 'halving-doubling'", 0), 0)
+      << fieldOf(edited);
+  edited = json;
+  edited.erase("bucket_bytes");
+  edited["fusion"] = nlohmann::json::parse(R"({"policy": "horovod"})");
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: zero3 fills its buckets by size", 0), 0) << fieldOf(edited);
+  // Hybrid shards within each node of 8: it needs whole nodes of consecutive ranks, and keeps 1/8 of the
+  // model's states at any count.
+  edited = json;
+  edited["parallelism"] = "hybrid";
+  edited["gpus"] = {8, 1024};
+  EXPECT_EQ(fieldOf(edited), "(no error)");
+  edited["gpus"] = {8, 12};
+  EXPECT_EQ(fieldOf(edited), "llama.json: $.gpus[1]: hybrid shards within nodes of 8 GPUs: 12 GPUs leave a node part full");
+  edited["gpus"] = {8};
+  edited["placement"] = "round-robin";
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: hybrid shards within each node, over consecutive ranks", 0), 0) << fieldOf(edited);
+  edited = json;
+  edited["overlap_backward"] = false;
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: zero3 overlaps its collectives with backward", 0), 0) << fieldOf(edited);
 }
 
 class ScenarioErrors : public ::testing::Test {

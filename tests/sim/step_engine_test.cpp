@@ -104,7 +104,7 @@ void expectIterationAgreement(const Scenario& scenario, const IterationEffects& 
   const Cluster cluster(scenario.topology, gpus, scenario.placement);
   for (const ScenarioAlgorithm& choice : scenario.algorithms) {
     const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
-    const BucketAllreduces buckets = bucketAllreduces(plan, algorithms, gpus);
+    const IterationCollectives buckets = bucketAllreduces(plan, algorithms, gpus);
     const bool channels = std::any_of(algorithms.begin(), algorithms.end(),
                                       [](const AlgorithmChoice& a) { return a.options.channels.value_or(1) > 1; });
     const double agreement = channels && effects.any() ? kAgreementWithChannels : kAgreement;

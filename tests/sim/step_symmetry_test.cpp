@@ -129,7 +129,7 @@ TEST(RankSymmetry, AnIterationOfBucketsThatDivideIsTheWholeJobs) {
   // Layers of 64 Ki elements: every bucket's ring has chunks of one size at 256 GPUs.
   const IterationPlan plan(eightLayersOf(64 * 1024), 256 * 1024);
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
-  const BucketAllreduces ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
+  const IterationCollectives ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
   ASSERT_EQ(ring.schedules.size(), 8u);
   ASSERT_EQ(findRankSymmetry(ring.schedules, cluster)->period, 128);
   IterationEffects overlap;
@@ -148,7 +148,7 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
   // Layers of 64 Ki + 100 elements: blocks of 256 and 257 elements at 256 GPUs, no translation as given.
   const IterationPlan plan(eightLayersOf(64 * 1024 + 100), 256 * 1024);
   const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
-  const BucketAllreduces ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
+  const IterationCollectives ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
   const IterationSimulation exact = step::simulateIteration(plan, ring, cluster);
   EXPECT_EQ(exact.evenedBucketChange, 0);
   const IterationSimulation evened =
@@ -166,10 +166,10 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
 TEST(RankSymmetry, DdlsimEvensBucketsOnlyWhereSimulatingThemAsGivenWouldNotFit) {
   // ResNet-50's buckets: a flat ring holds 2(P-1) steps per rank, past 2^26 in all from 5,794 GPUs on.
   const IterationPlan plan(eightLayersOf(6'000'000), 25 * 1024 * 1024);
-  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kRingAllreduce, {}, 4096)), step::BucketEvening::Forbid);
-  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kRingAllreduce, {}, 8192)), step::BucketEvening::Allow);
+  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kRingAllreduce, {}, 4096)), step::BucketEvening::Forbid);
+  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kRingAllreduce, {}, 8192)), step::BucketEvening::Allow);
   // Halving-doubling holds 2 log2(P) steps per rank: never.
-  EXPECT_EQ(step::eveningFor(plan, bucketAllreduces(plan, kHalvingDoublingAllreduce, {}, 16384)), step::BucketEvening::Forbid);
+  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kHalvingDoublingAllreduce, {}, 16384)), step::BucketEvening::Forbid);
 }
 
 TEST(RankSymmetry, ABucketOfFewerElementsThanGpusIsNeverEvened) {

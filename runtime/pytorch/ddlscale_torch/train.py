@@ -247,7 +247,8 @@ def write(arguments, every, figures, ranks, baseline, algorithm, parameters, lab
                "run": {"tool": "ddlscale_torch.train", "version": version, "commit": commit,
                        "transport": arguments.backend if arguments.backend != "ddlscale"
                        else "mpi" if launched_by_mpi() else "tcp",
-                       "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp"},
+                       "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp",
+                       "parallelism": "ddp"},
                "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu-rank",
                "points": [point]}
     text = json.dumps(results, indent=1) + "\n"
