@@ -13,14 +13,17 @@
 // - ddp: backward phases cut where buckets fill (IterationPlan::computePhases); each bucket allreduced once
 //   full; the optimizer waits for the last.
 // - zero1, zero2: the same phases; each bucket reduce-scattered once full; the optimizer updates a 1/N shard
-//   after the last; then each bucket's updated parameters all-gathered, ending the iteration (DeepSpeed's
-//   stage_1_and_2.py runs both stages through one code path: they differ in memory only).
+//   after the last; then each bucket's updated parameters all-gathered, ending the iteration. DeepSpeed runs
+//   both stages through one optimizer (stage_1_and_2.py); reducing each bucket during backward is its
+//   overlap_comm, which stage 1 without it does after backward instead: here both overlap.
 // - zero3, fsdp: units are the buckets. Forward runs unit by unit in forward order (the reverse of backprop),
 //   each unit's share of the forward time in proportion to its share of the backward time; each unit's
 //   all-gather is issued while the unit before it computes (one unit of prefetch, as FSDP's
 //   limit_all_gathers allows), and its forward waits for it. Backward runs unit by unit, each waiting for its
 //   all-gather, issued (BACKWARD_PRE prefetch) while the unit before it computes; each unit's gradients are
-//   reduce-scattered once its backward ends; the optimizer updates a 1/N shard after the last. FSDP issues
+//   reduce-scattered once its backward ends; the optimizer updates a 1/N shard after the last. Every unit is
+//   gathered again for backward, the first of backward too, which FSDP keeps from forward where it is the
+//   root's and DeepSpeed where it is reused at once: up to one unit's all-gather too many. FSDP issues
 //   its all-gathers and reduce-scatters on two streams; here they share one, in the order FSDP issues them.
 // - hybrid: fsdp within each node (its all-gathers and reduce-scatters over the node's GPUs), and after each
 //   unit's reduce-scatter an allreduce of the node's shard of it across the nodes, ready at the same time,

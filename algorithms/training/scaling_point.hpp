@@ -34,7 +34,7 @@ struct RunDescription {
   std::optional<std::string> precision;         // scaling studies: the gradients' element type ("fp32", "bf16")
   std::optional<std::string> computePrecision;  // scaling studies: the compute profile's ("fp32", "amp", "bf16")
   std::optional<std::string> fusion;            // scaling studies: the fusion policy ("size", "ddp", "horovod", "per-layer")
-  std::optional<std::string> parallelism;       // scaling studies: "ddp", "zero1", "zero2", "zero3", "fsdp" (parallelism.hpp)
+  std::optional<std::string> parallelism;       // scaling studies: "ddp", "zero1", "zero2", "zero3", "fsdp", "hybrid" (parallelism.hpp)
   std::optional<std::string> engine;            // ddlsim: the engine that simulated it ("message" or "step", sim/registered_engines.hpp)
   // ddlsim: the effects that were on (algorithms/training/iteration_effects.hpp), by their scenario keys,
   // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from. Empty: none.
@@ -75,7 +75,9 @@ struct ScalingPoint {
   std::string label;          // both, for tables: "ddl 4x16x4"
   int batchPerGpu = 0;
   double iterationSeconds = 0;
-  double computeSeconds = 0;  // the same iteration on one GPU, with no communication
+  // The same iteration's compute, with no communication: one GPU alone's, but under a sharded plan one of
+  // these GPUs', whose optimizer steps its shard (then baselineSeconds holds one GPU alone's).
+  double computeSeconds = 0;
   int baselineGpus = 1;       // what efficiency is measured against
   std::optional<double> baselineSeconds;  // the iteration at baselineGpus; unset: computeSeconds (one GPU)
   // ddlsim: the part of the exposed communication that is the links' latency, the rest being bandwidth:
@@ -98,7 +100,7 @@ struct ScalingPoint {
   double imagesPerSecond() const { return gpus * batchPerGpu / iterationSeconds; }
   double baselineIterationSeconds() const { return baselineSeconds.value_or(computeSeconds); }
   double efficiency() const { return baselineIterationSeconds() / iterationSeconds; }
-  // Never negative: the one-GPU time is a lower bound, and sums in another order may differ by a rounding.
+  // Never negative: the compute is a lower bound, and sums in another order may differ by a rounding.
   double exposedCommunicationSeconds() const { return iterationSeconds > computeSeconds ? iterationSeconds - computeSeconds : 0; }
   double exposedBandwidthSeconds() const { return exposedCommunicationSeconds() - exposedLatencySeconds.value_or(0); }
 };

@@ -1,15 +1,17 @@
 #pragma once
 // A training iteration as both engines simulate it (sim/engine/engine.hpp), and what they report of it.
 //
-// Every GPU follows the IterationPlan: its compute runs forward and backward and hands each full bucket to
-// its communication, which runs the bucket's allreduce (one after another, as one communication stream
-// does); the optimizer step waits for the last. The slowest GPU's iteration is the iteration.
+// Every GPU follows the steps of the IterationPlan under its parallelism (algorithms/training/
+// iteration_steps.hpp): its compute runs the phases, each once the collective it waits for has ended, and
+// its communication runs the collectives one after another (one communication stream), each once the phase
+// it is ready after has ended. Under ddp: backward hands each full bucket to its allreduce, and the optimizer
+// waits for the last. The slowest GPU's iteration is the iteration.
 //
 // With effects (algorithms/training/iteration_effects.hpp), each rank's compute is scaled by its GPU's
 // factor and its draw of the iteration, overheads are slept on the host, and while a rank's collective runs
 // work of priority s shares the rank's one compute core with its compute, which then runs 1/(1+s) as fast:
 // only overlap costs. Iterations run back to back, each rank starting its next when its optimizer step
-// ends; the mean is reported.
+// ends (and its last collective has); the mean is reported.
 
 #include <cstddef>
 #include <vector>

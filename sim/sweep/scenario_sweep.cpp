@@ -114,6 +114,10 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   // overhead; jitter has mean 1, and the spread is about the median.
   point.computeSeconds = scenario.effects.iterationOverheadSeconds;
   for (const ComputePhase& phase : steps.phases) point.computeSeconds += phase.seconds;
+  // One GPU alone, the baseline where the scenario names no other, steps the whole optimizer: under a sharded
+  // plan that is not this point's compute. A baseline point of the sweep replaces it (ScenarioSweep::results).
+  if (isSharded(scenario.parallelism))
+    point.baselineSeconds = plan.workload().computeSeconds() + scenario.effects.iterationOverheadSeconds;
   for (std::size_t c = 0; c < steps.collectives.size(); ++c) {
     const PlannedCollective& collective = steps.collectives[c];
     point.collectives.push_back(collectiveMeasurement(collective.kind, collectiveBytes(plan, collective), simulated[c + 1], collective.groupRanks));

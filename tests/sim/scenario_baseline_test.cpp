@@ -53,6 +53,24 @@ TEST(ScenarioBaseline, OneGpuIsTheComputeAlone) {
   }
 }
 
+// A sharded plan steps the optimizer on a 1/N shard, so a point's compute is less than one GPU's; efficiency
+// is still against one GPU alone, whole optimizer and all, the same as its samples'.
+TEST(ScenarioBaseline, OneGpuAloneStepsTheWholeOptimizerUnderAShardedPlan) {
+  Scenario scenario = minskyScenario({1, 4}, 1);
+  scenario.parallelism = Parallelism::Zero2;
+  scenario.algorithms.resize(1);
+  ASSERT_EQ(scenario.algorithms[0].name, "ddl");
+  scenario.algorithms[0] = ScenarioAlgorithm{"ring", {}, "$.algorithms[0]", ""};
+  const double alone = scenario.iterationPlan().workload().computeSeconds();
+  const double optimizer = scenario.iterationPlan().workload().optimizerSeconds;
+  ASSERT_GT(optimizer, 0);
+  for (const ScalingPoint& point : simulateScenario(scenario, automaticEngine()).points) {
+    EXPECT_DOUBLE_EQ(point.baselineIterationSeconds(), alone) << point.gpus;
+    EXPECT_NEAR(point.computeSeconds, alone - optimizer + optimizer / point.gpus, 1e-12) << point.gpus;
+    EXPECT_DOUBLE_EQ(point.efficiency(), alone / point.iterationSeconds) << point.gpus;
+  }
+}
+
 TEST(ScenarioBaseline, EachSamplesEfficiencyIsAgainstItsBaselineUnderTheSameDraw) {
   // Only the per-iteration overhead is uncertain, and it adds its draw to every iteration, the baseline's
   // too: each sample's times and efficiency follow from the central run's (whose overhead is 0) and that
