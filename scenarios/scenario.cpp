@@ -270,20 +270,23 @@ void readParallelism(const JsonReader& root, const nlohmann::json& json, Scenari
 }
 
 // Hybrid shards within each node: consecutive ranks must share one (packed), and fill whole nodes.
+// Where the scenario asks for `gpus` GPUs, to name in an error: $.gpus[i], or $.baseline_gpus for a baseline
+// it does not list.
+JsonReader gpuCountField(const JsonReader& root, const Scenario& scenario, int gpus) {
+  const auto listed = std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), gpus);
+  if (listed == scenario.gpuCounts.end()) return root.at("baseline_gpus");
+  return root.at("gpus").at(static_cast<std::size_t>(listed - scenario.gpuCounts.begin()));
+}
+
 void requireWholeNodesForHybrid(const JsonReader& root, const Scenario& scenario) {
   if (scenario.parallelism != Parallelism::Hybrid) return;
   if (scenario.placement != Placement::Packed)
     root.at("parallelism").fail("hybrid shards within each node, over consecutive ranks: placement must be packed");
   const int perNode = scenario.topology.node.gpus;
-  for (std::size_t i = 0; i < scenario.gpuCounts.size(); ++i) {
-    const int gpus = scenario.gpuCounts[i];
+  for (const int gpus : scenario.simulatedGpuCounts())
     if (gpus % shardingRanks(scenario.parallelism, gpus, perNode) != 0)
-      root.at("gpus").at(i).fail("hybrid shards within nodes of " + std::to_string(perNode) + " GPUs: " + std::to_string(gpus) +
-                                 " GPUs leave a node part full");
-  }
-  if (scenario.baselineGpus % shardingRanks(scenario.parallelism, scenario.baselineGpus, perNode) != 0)
-    root.at("baseline_gpus").fail("hybrid shards within nodes of " + std::to_string(perNode) + " GPUs: " +
-                                  std::to_string(scenario.baselineGpus) + " GPUs leave a node part full");
+      gpuCountField(root, scenario, gpus)
+          .fail("hybrid shards within nodes of " + std::to_string(perNode) + " GPUs: " + std::to_string(gpus) + " GPUs leave a node part full");
 }
 
 // What each GPU keeps of the model's states (activations not counted) must fit its memory at every GPU
@@ -320,9 +323,7 @@ void requireTheModelFits(const JsonReader& root, const Scenario& scenario) {
                   perParameter.weights, perParameter.gradients, perParameter.optimizer, optimizer, parallelismName(scenario.parallelism),
                   shardsParameters(scenario.parallelism) ? ", and two units gathered" : "", memory / 1e9,
                   scenario.topology.node.gpuModel.c_str(), scenario.topology.name.c_str());
-    const auto listed = std::find(scenario.gpuCounts.begin(), scenario.gpuCounts.end(), gpus);
-    if (listed == scenario.gpuCounts.end()) root.at("baseline_gpus").fail(message);
-    root.at("gpus").at(static_cast<std::size_t>(listed - scenario.gpuCounts.begin())).fail(message);
+    gpuCountField(root, scenario, gpus).fail(message);
   }
 }
 

@@ -89,10 +89,13 @@ IterationSteps iterationSteps(const IterationPlan& plan, Parallelism parallelism
   return steps;
 }
 
-std::vector<CollectiveKind> collectiveKindsOf(Parallelism parallelism) {
-  if (parallelism == Parallelism::Ddp) return {CollectiveKind::Allreduce};
-  if (parallelism == Parallelism::Hybrid) return {CollectiveKind::ReduceScatter, CollectiveKind::AllGather, CollectiveKind::Allreduce};
-  return {CollectiveKind::ReduceScatter, CollectiveKind::AllGather};
+std::span<const CollectiveKind> collectiveKindsOf(Parallelism parallelism) {
+  static constexpr CollectiveKind kDdp[] = {CollectiveKind::Allreduce};
+  static constexpr CollectiveKind kHybrid[] = {CollectiveKind::ReduceScatter, CollectiveKind::AllGather, CollectiveKind::Allreduce};
+  static constexpr CollectiveKind kSharded[] = {CollectiveKind::ReduceScatter, CollectiveKind::AllGather};
+  if (parallelism == Parallelism::Ddp) return kDdp;
+  if (parallelism == Parallelism::Hybrid) return kHybrid;
+  return kSharded;
 }
 
 double collectiveBytes(const IterationPlan& plan, const PlannedCollective& collective) {

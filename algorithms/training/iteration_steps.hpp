@@ -30,6 +30,7 @@
 //   as FSDP's HYBRID_SHARD reduces gradients; the optimizer updates a 1/(GPUs per node) shard.
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,7 @@ IterationSteps iterationSteps(const IterationPlan& plan, Parallelism parallelism
 
 // The collective kinds an iteration under `parallelism` runs, each over every bucket: what a sweep needs a
 // schedule of.
-std::vector<CollectiveKind> collectiveKindsOf(Parallelism parallelism);
+std::span<const CollectiveKind> collectiveKindsOf(Parallelism parallelism);
 
 // The bytes a collective moves per group: its unit's, or the node's share of it (hybrid's allreduce).
 double collectiveBytes(const IterationPlan& plan, const PlannedCollective& collective);

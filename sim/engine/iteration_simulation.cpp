@@ -13,7 +13,7 @@ namespace {
 // The schedules of every kind the parallelism runs, over every bucket (kind-major), with their algorithms.
 IterationCollectives buildCollectives(const IterationPlan& plan, Parallelism parallelism, const BucketAlgorithms& algorithms, int gpus,
                                       int ranksPerNode) {
-  const std::vector<CollectiveKind> kinds = collectiveKindsOf(parallelism);
+  const std::span<const CollectiveKind> kinds = collectiveKindsOf(parallelism);
   const std::size_t buckets = plan.buckets().size();
   if (algorithms.size() != kinds.size() * buckets) throw std::invalid_argument("one algorithm per bucket and collective kind");
   IterationCollectives collectives{iterationSteps(plan, parallelism, gpus, ranksPerNode), algorithms, {}, gpus};
@@ -44,6 +44,7 @@ IterationCollectives buildCollectives(const IterationPlan& plan, Parallelism par
 
 CollectiveMeasurement collectiveMeasurement(CollectiveKind kind, double bytes, double seconds, int gpus) {
   CollectiveMeasurement measured;
+  measured.collective = std::string(toString(kind));
   measured.bytes = bytes;
   measured.seconds = seconds;
   measured.algbwBps = seconds > 0 ? bytes / seconds : 0;
@@ -52,7 +53,7 @@ CollectiveMeasurement collectiveMeasurement(CollectiveKind kind, double bytes, d
 }
 
 std::size_t IterationCollectives::scheduleIndex(const PlannedCollective& collective) const {
-  const std::vector<CollectiveKind> kinds = collectiveKindsOf(steps.parallelism);
+  const std::span<const CollectiveKind> kinds = collectiveKindsOf(steps.parallelism);
   const std::size_t kind = static_cast<std::size_t>(std::find(kinds.begin(), kinds.end(), collective.kind) - kinds.begin());
   return kind * (schedules.size() / kinds.size()) + collective.unit;
 }

@@ -121,7 +121,6 @@ ScalingPoint assemblePoint(const Scenario& scenario, const IterationPlan& plan, 
   for (std::size_t c = 0; c < steps.collectives.size(); ++c) {
     const PlannedCollective& collective = steps.collectives[c];
     point.collectives.push_back(collectiveMeasurement(collective.kind, collectiveBytes(plan, collective), simulated[c + 1], collective.groupRanks));
-    point.collectives.back().collective = std::string(toString(collective.kind));
     // What "auto" chose for each bucket; one GPU allreduces nothing.
     if (choice.choosesPerBucket() && tasks.gpus > 1)
       point.collectives.back().chosen = tasks.buckets.algorithms[tasks.buckets.scheduleIndex(collective)].label();
