@@ -134,9 +134,9 @@ const ProgramRunner::Posted& ProgramRunner::posted(RequestId id) const {
   return posted_[static_cast<std::size_t>(index)];
 }
 
-void ProgramRunner::run(const Program& program, const void* input, void* output, DataType type) {
+void ProgramRunner::run(const Program& program, const void* input, void* output, DataType type, ReduceOp op) {
   try {
-    runSteps(program, input, output, type);
+    runSteps(program, input, output, type, op);
   } catch (const std::exception& error) {
     // End the job here, before the caller unwinds: the buffer and the staging that posted receives write
     // into must outlive them, and both belong to frames an exception would leave.
@@ -144,7 +144,7 @@ void ProgramRunner::run(const Program& program, const void* input, void* output,
   }
 }
 
-void ProgramRunner::runSteps(const Program& caller, const void* input, void* output, DataType type) {
+void ProgramRunner::runSteps(const Program& caller, const void* input, void* output, DataType type, ReduceOp op) {
   Prepared& prepared = prepare(caller);
   // Its first transfers are posted at once (below): once prepared, it posts them.
   if (options_.timeRuns) lastRun_.firstPost = lastRun_.lastCompletion = std::chrono::steady_clock::now();
@@ -179,7 +179,7 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, p, piece);
     remember(transport_.postReduce(base + at(range.offset), current(index, range.offset),
-                                   p.staging.block + at(range.offset - step.range.offset), static_cast<std::size_t>(range.count), type),
+                                   p.staging.block + at(range.offset - step.range.offset), static_cast<std::size_t>(range.count), type, op),
              {index, piece, Work::Reduce});
     ++p.reducing;
   };

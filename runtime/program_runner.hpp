@@ -33,15 +33,18 @@ class ProgramRunner {
   ProgramRunner(const ProgramRunner&) = delete;
   ProgramRunner& operator=(const ProgramRunner&) = delete;
 
-  // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place.
+  // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place,
+  // its reductions combining with `op` (a sum unless said otherwise).
   // If a peer stops answering, or anything else fails on the way (the transport, an allocation), ends the
   // job through the transport's abortJob, with the messages still posted and their memory alive.
-  void run(const Program& program, void* buffer, DataType type) { run(program, buffer, buffer, type); }
+  void run(const Program& program, void* buffer, DataType type, ReduceOp op = ReduceOp::Sum) {
+    run(program, buffer, buffer, type, op);
+  }
   // The same out of place, as nccl-tests' sendbuff and recvbuff: reads the collective's values from
   // `input`, which it leaves as it was, and leaves the result in `output`, each a whole buffer. Sends and
   // reductions read the input until the program has written a range to the output, so nothing is copied
   // but what no step writes (OutOfPlacePlan::copiedFirst). The buffers are the same (in place) or apart.
-  void run(const Program& program, const void* input, void* output, DataType type);
+  void run(const Program& program, const void* input, void* output, DataType type, ReduceOp op = ReduceOp::Sum);
 
   // When the last run posted its first transfer and when its last transfer or reduction completed (both
   // when it began, for a program with nothing to do): the time outside them is what the runtime adds to
@@ -67,7 +70,7 @@ class ProgramRunner {
   static Elements piecesFor(const Step& step, Elements pieceElements, std::size_t elementBytes, std::size_t eager);
   // Tells the transport that `prepared`'s posts will not be made again.
   void forgetPosts(Prepared& prepared);
-  void runSteps(const Program& program, const void* input, void* output, DataType type);
+  void runSteps(const Program& program, const void* input, void* output, DataType type, ReduceOp op);
   // Receive-reduce staging in the transport's memory, kept between runs: allocating it per step costs
   // more than the reduction.
   Staging staging(std::size_t bytes, const char* preferred);

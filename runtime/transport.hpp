@@ -14,6 +14,8 @@
 
 #include "algorithms/schedule/step.hpp"
 #include "runtime/data_type.hpp"
+#include "runtime/host_reduce.hpp"
+#include "runtime/reduce_op.hpp"
 
 namespace ddl {
 
@@ -38,10 +40,10 @@ class Transport {
   // what it posted in an array instead of a map.
   virtual RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) = 0;
   virtual RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) = 0;
-  // into[i] = local[i] + from[i]: in place where `local` is `into`, and out of place (a step that reads
+  // into[i] = local[i] op from[i] (a sum, product, minimum or maximum): in place where `local` is `into`, and out of place (a step that reads
   // the collective's input and writes its output) otherwise; `local` is `into` or overlaps neither it nor
   // `from`. May finish at once (host) or later (a GPU stream).
-  virtual RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) = 0;
+  virtual RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) = 0;
 
   // A send or receive that a runner posts again on every run of a program it keeps prepared: the same
   // peer, channel, memory and size, one at a time. A transport may set it up once and only start it on
@@ -103,6 +105,8 @@ class Transport {
   // A copy within this transport's memory, finished when it returns: what a run out of place copies from
   // input to output before its first step (OutOfPlacePlan::copiedFirst).
   virtual void copy(void* to, const void* from, std::size_t bytes) { std::memcpy(to, from, bytes); }
+  // data[i] /= divisor in this transport's memory, finished when it returns: an average's last step.
+  virtual void divide(void* data, std::size_t count, DataType type, int divisor) { divideElements(data, count, type, divisor); }
   // What this rank's memory is, for the "# Rank ... on HOST device ..." lines, as nccl-tests writes a device
   // there ("0 [0000:04:00] NVIDIA H100"): "-1 [host] host memory" where it is no GPU's.
   virtual std::string deviceDescription() const { return "-1 [host] host memory"; }

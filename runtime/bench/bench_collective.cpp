@@ -1,6 +1,7 @@
 #include "runtime/bench/bench_collective.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/narrow_floats.hpp"
@@ -51,6 +52,20 @@ std::vector<double> sumPhases(int ranks, DataType type) {
 
 namespace {
 
+// An integer type's value of `v`, rounded toward zero and wrapped into the type (through int64, as a double
+// out of an integer's range has no defined conversion): NaN (writeUnset's marker) becomes 0, as an integer
+// buffer has no value that reads as unset. The bench refuses integer types (bench_command.cpp); these let
+// tests fill and read integer buffers with the same helpers.
+template <class Int>
+Int integer(double v) {
+  return v == v ? static_cast<Int>(static_cast<std::int64_t>(v)) : Int{0};
+}
+
+template <class Int>
+double real(Int v) {
+  return static_cast<double>(v);
+}
+
 // Stored is what one element is in memory; encode and decode convert it from and to a double.
 template <class Stored, class Encode>
 void writeEncoded(Stored* buffer, Range range, const std::vector<double>& phases, Encode encode) {
@@ -87,6 +102,10 @@ void writePeriodic(void* buffer, Range range, const std::vector<double>& phases,
     case DataType::Float16:
       return writeEncoded(static_cast<unsigned short*>(buffer), range, phases,
                           [](double v) { return floatToFloat16(static_cast<float>(v)); });
+    case DataType::Int8: return writeEncoded(static_cast<std::int8_t*>(buffer), range, phases, integer<std::int8_t>);
+    case DataType::UInt8: return writeEncoded(static_cast<std::uint8_t*>(buffer), range, phases, integer<std::uint8_t>);
+    case DataType::Int32: return writeEncoded(static_cast<std::int32_t*>(buffer), range, phases, integer<std::int32_t>);
+    case DataType::Int64: return writeEncoded(static_cast<std::int64_t*>(buffer), range, phases, integer<std::int64_t>);
   }
 }
 
@@ -96,6 +115,10 @@ std::int64_t countUnlike(const void* buffer, Range range, const std::vector<doub
     case DataType::Float64: return countDecodedUnlike(static_cast<const double*>(buffer), range, phases, [](double v) { return v; });
     case DataType::BFloat16: return countDecodedUnlike(static_cast<const unsigned short*>(buffer), range, phases, bfloat16ToFloat);
     case DataType::Float16: return countDecodedUnlike(static_cast<const unsigned short*>(buffer), range, phases, float16ToFloat);
+    case DataType::Int8: return countDecodedUnlike(static_cast<const std::int8_t*>(buffer), range, phases, real<std::int8_t>);
+    case DataType::UInt8: return countDecodedUnlike(static_cast<const std::uint8_t*>(buffer), range, phases, real<std::uint8_t>);
+    case DataType::Int32: return countDecodedUnlike(static_cast<const std::int32_t*>(buffer), range, phases, real<std::int32_t>);
+    case DataType::Int64: return countDecodedUnlike(static_cast<const std::int64_t*>(buffer), range, phases, real<std::int64_t>);
   }
   return 0;
 }
@@ -119,6 +142,10 @@ void writeValue(void* buffer, Elements index, double value, DataType type) {
     case DataType::Float64: static_cast<double*>(buffer)[index] = value; return;
     case DataType::BFloat16: static_cast<unsigned short*>(buffer)[index] = floatToBfloat16(static_cast<float>(value)); return;
     case DataType::Float16: static_cast<unsigned short*>(buffer)[index] = floatToFloat16(static_cast<float>(value)); return;
+    case DataType::Int8: static_cast<std::int8_t*>(buffer)[index] = integer<std::int8_t>(value); return;
+    case DataType::UInt8: static_cast<std::uint8_t*>(buffer)[index] = integer<std::uint8_t>(value); return;
+    case DataType::Int32: static_cast<std::int32_t*>(buffer)[index] = integer<std::int32_t>(value); return;
+    case DataType::Int64: static_cast<std::int64_t*>(buffer)[index] = integer<std::int64_t>(value); return;
   }
 }
 
@@ -128,6 +155,10 @@ double readValue(const void* buffer, Elements index, DataType type) {
     case DataType::Float64: return static_cast<const double*>(buffer)[index];
     case DataType::BFloat16: return bfloat16ToFloat(static_cast<const unsigned short*>(buffer)[index]);
     case DataType::Float16: return float16ToFloat(static_cast<const unsigned short*>(buffer)[index]);
+    case DataType::Int8: return static_cast<const std::int8_t*>(buffer)[index];
+    case DataType::UInt8: return static_cast<const std::uint8_t*>(buffer)[index];
+    case DataType::Int32: return static_cast<const std::int32_t*>(buffer)[index];
+    case DataType::Int64: return static_cast<double>(static_cast<const std::int64_t*>(buffer)[index]);
   }
   return 0;
 }

@@ -95,6 +95,9 @@ void BenchCommand::check() {
   if (!type)
     throw InvalidArgument("--type", "'" + type_ + "' is not float32, float64, bfloat16 or float16 (nccl-tests: float, double, "
                                                   "bfloat16, half)");
+  if (!isFloatingPoint(*type))
+    throw InvalidArgument("--type", "'" + type_ + "': ddlrun bench measures float32, float64, bfloat16 and float16 (its check "
+                                                  "pattern is exact in them); integer types run through libddlscale");
   if (op_ != "sum") throw InvalidArgument("--op", "'" + op_ + "': ddlrun's schedules sum; only -o sum");
   if (blocking_ != 1)
     throw InvalidArgument("--blocking", std::to_string(blocking_) + ": ddlrun ends each run on the CPU before the next "

@@ -1,5 +1,5 @@
 // ddl_gpu_memory_benchmark: how fast one GPU moves and sums memory, the numbers a one-GPU topology needs
-// and the reduction kernel's yardstick. For each size: a device-to-device cudaMemcpyAsync, and launchSum
+// and the reduction kernel's yardstick. For each size: a device-to-device cudaMemcpyAsync, and launchReduce
 // out of place (c = a + b) and in place (a += b), each timed with CUDA events over many runs; and the
 // latency of one small copy as the CUDA peer transport sees it (enqueue, event, poll until done).
 //
@@ -116,8 +116,8 @@ int main(int argc, char** argv) {
       const double copy = secondsPerRun(stream, runs, [&] {
         DDL_CUDA(cudaMemcpyAsync(buffers[0], buffers[1], size, cudaMemcpyDeviceToDevice, stream));
       });
-      const double sum = secondsPerRun(stream, runs, [&] { ddl::launchSum(buffers[2], buffers[0], buffers[1], count, *type, stream); });
-      const double inPlace = secondsPerRun(stream, runs, [&] { ddl::launchSum(buffers[0], buffers[0], buffers[1], count, *type, stream); });
+      const double sum = secondsPerRun(stream, runs, [&] { ddl::launchReduce(buffers[2], buffers[0], buffers[1], count, *type, ddl::ReduceOp::Sum, stream); });
+      const double inPlace = secondsPerRun(stream, runs, [&] { ddl::launchReduce(buffers[0], buffers[0], buffers[1], count, *type, ddl::ReduceOp::Sum, stream); });
       const double s = static_cast<double>(size);
       rows.push_back({{"bytes", size},
                       {"copy_s", copy},

@@ -63,9 +63,9 @@ std::shared_ptr<Completion> CudaPeerEngine::copy(Rank from, Rank to, Channel cha
 }
 
 std::shared_ptr<Completion> CudaPeerEngine::reduce(Rank rank, void* into, const void* local, const void* from,
-                                                   std::size_t count, DataType type) {
+                                                   std::size_t count, DataType type, ReduceOp op) {
   const cudaStream_t stream = reduceStreams_[static_cast<std::size_t>(rank)];
-  launchSum(into, local, from, count, type, stream);
+  launchReduce(into, local, from, count, type, op, stream);
   return completionAfter(stream, deviceOf(rank));
 }
 

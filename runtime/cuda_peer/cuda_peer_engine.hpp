@@ -4,7 +4,7 @@
 // communicator on one GPU). A message is one cudaMemcpyPeerAsync from the sender's buffer to the
 // receiver's, over NVLink or PCIe between GPUs, or within one GPU's memory, on a stream of its own per
 // sender, receiver and channel (a rank's messages to different peers move together, as the simulator
-// has them); a reduction is launchSum on the rank's own stream; each is followed by an event that tells
+// has them); a reduction is launchReduce on the rank's own stream; each is followed by an event that tells
 // the transport it has finished. Compute is emulated by GpuComputeEmulator.
 
 #include <cuda_runtime_api.h>
@@ -31,7 +31,7 @@ class CudaPeerEngine final : public InProcessEngine {
   std::shared_ptr<Completion> copy(Rank from, Rank to, Channel channel, void* destination, const void* source,
                                    std::size_t bytes) override;
   std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* local, const void* from, std::size_t count,
-                                     DataType type) override;
+                                     DataType type, ReduceOp op) override;
   std::chrono::microseconds pollInterval() const override { return std::chrono::microseconds(5); }
 
   bool memoryIsHost() const override { return false; }

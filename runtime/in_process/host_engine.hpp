@@ -20,8 +20,8 @@ class HostEngine final : public InProcessEngine {
     return nullptr;
   }
   std::shared_ptr<Completion> reduce(Rank, void* into, const void* local, const void* from, std::size_t count,
-                                     DataType type) override {
-    addInto(into, local, from, count, type);
+                                     DataType type, ReduceOp op) override {
+    reduceInto(into, local, from, count, type, op);
     return nullptr;
   }
   bool memoryIsHost() const override { return true; }

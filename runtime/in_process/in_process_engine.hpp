@@ -13,6 +13,7 @@
 #include "runtime/completion.hpp"
 #include "runtime/compute/compute_emulator.hpp"
 #include "runtime/data_type.hpp"
+#include "runtime/reduce_op.hpp"
 
 namespace ddl {
 
@@ -28,10 +29,10 @@ class InProcessEngine {
   // what tells when it has finished, or null if it already has. Any thread may call it.
   virtual std::shared_ptr<Completion> copy(Rank from, Rank to, Channel channel, void* destination, const void* source,
                                            std::size_t bytes) = 0;
-  // Starts into[i] = local[i] + from[i] in rank `rank`'s memory (Transport::postReduce); null if it has
+  // Starts into[i] = local[i] op from[i] in rank `rank`'s memory (Transport::postReduce); null if it has
   // already finished.
   virtual std::shared_ptr<Completion> reduce(Rank rank, void* into, const void* local, const void* from, std::size_t count,
-                                             DataType type) = 0;
+                                             DataType type, ReduceOp op) = 0;
   // How often to look at unfinished Completions: they cannot wake a waiting thread themselves.
   virtual std::chrono::microseconds pollInterval() const { return std::chrono::microseconds(20); }
 

@@ -20,9 +20,9 @@ RequestId InProcessTransport::postReceive(Rank peer, Channel channel, void* data
   return track(fabric_.post(rank_, peer, channel, false, data, bytes));
 }
 
-RequestId InProcessTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
+RequestId InProcessTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) {
   auto work = std::make_shared<PostedWork>();
-  work->completion = engine_.reduce(rank_, into, local, from, count, type);
+  work->completion = engine_.reduce(rank_, into, local, from, count, type, op);
   work->started.store(true, std::memory_order_relaxed);
   return track(std::move(work));
 }

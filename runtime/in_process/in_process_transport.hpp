@@ -16,7 +16,7 @@ class InProcessTransport final : public Transport {
   int size() const override { return fabric_.ranks(); }
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
-  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) override;
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   // Every rank is in this process: ending the job is ending the process.
   [[noreturn]] void abortJob(const std::string& message) override;

@@ -20,12 +20,13 @@
 namespace ddl {
 namespace {
 
-// Whether `bytes` at `a` and `bytes` at `b` share no byte (a total order on pointers, std::less's).
-bool apart(const void* a, const void* b, std::size_t bytes) {
+// Whether `aBytes` at `a` and `bBytes` at `b` share no byte (a total order on pointers, std::less's).
+bool apart(const void* a, std::size_t aBytes, const void* b, std::size_t bBytes) {
   const auto* first = static_cast<const char*>(a);
   const auto* second = static_cast<const char*>(b);
-  return std::less_equal<>()(first + bytes, second) || std::less_equal<>()(second + bytes, first);
+  return std::less_equal<>()(first + aBytes, second) || std::less_equal<>()(second + bBytes, first);
 }
+bool apart(const void* a, const void* b, std::size_t bytes) { return apart(a, bytes, b, bytes); }
 
 // The gather-and-answer of agreements and barriers goes on a channel of its own, above any schedule's and
 // below the MPI watchdog's tags. The scatter of a broadcast goes on channel 0, as the all-gather after it
@@ -45,7 +46,14 @@ int channelsOf(const Program& program) {
 // Programs kept per communicator: a framework's gradient buckets come in a few sizes.
 constexpr std::size_t kKeptPrograms = 64;
 
-std::string collectiveName(CollectiveKind kind) { return kind == CollectiveKind::AllGather ? "allgather" : "allreduce"; }
+std::string collectiveName(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::Allreduce: return "allreduce";
+    case CollectiveKind::AllGather: return "allgather";
+    case CollectiveKind::ReduceScatter: return "reduce-scatter";
+  }
+  return "allreduce";
+}
 
 }  // namespace
 
@@ -78,6 +86,8 @@ Communicator::Communicator(std::unique_ptr<Transport> transport, bool threaded, 
   choices_[CollectiveKind::Allreduce] = {AlgorithmChoice{&ring, {}}, nullptr, nullptr};
   const AlgorithmDefinition& ringGather = findAlgorithm(CollectiveKind::AllGather, "ring");
   choices_[CollectiveKind::AllGather] = {AlgorithmChoice{&ringGather, {}}, nullptr, nullptr};
+  const AlgorithmDefinition& ringScatter = findAlgorithm(CollectiveKind::ReduceScatter, "ring");
+  choices_[CollectiveKind::ReduceScatter] = {AlgorithmChoice{&ringScatter, {}}, nullptr, nullptr};
   if (threaded_) worker_ = std::thread([this] { workLoop(); });
 }
 
@@ -91,6 +101,7 @@ Communicator::~Communicator() {
     worker_.join();  // after the queue is empty
   }
   runner_.reset();
+  if (scratch_) transport_->deallocate(scratch_);
   transport_.reset();
   control_.reset();  // last: the data transport may use its MPI communicator
 }
@@ -214,9 +225,22 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
   return program;
 }
 
-std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type) {
+Reduction Communicator::checkedReduction(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::Sum:
+    case Reduction::Product:
+    case Reduction::Min:
+    case Reduction::Max:
+    case Reduction::Average: return reduction;
+  }
+  throw InvalidArgument("op", "unknown reduction " + std::to_string(static_cast<int>(reduction)) + " (sum, prod, min, max, avg)");
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, void* recv, Elements count, DataType type,
+                                                           Reduction reduction) {
   if (count > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
-  const CallShape shape = nextCall(CallKind::Allreduce, count, type);
+  checkedReduction(reduction);
+  const CallShape shape = nextCall(CallKind::Allreduce, count, type, -1, static_cast<int>(reduction));
   if (count == 0) return issue([this, shape] { if (checkEveryCall_) agreeOnCall(shape); });
   std::shared_ptr<const Program> program = programFor(CollectiveKind::Allreduce, count, type);
   const std::size_t bytes = static_cast<std::size_t>(count) * sizeOf(type);
@@ -224,11 +248,49 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
   // overlap (which MPI forbids, and which this API has always accepted) are moved, then reduced in place.
   const bool outOfPlace = apart(send, recv, bytes);
   if (send != recv && !outOfPlace) refuseOverlapOnGpu();
-  return issue([this, program, send, recv, bytes, type, outOfPlace, shape] {
+  return issue([this, program, send, recv, bytes, count, type, reduction, outOfPlace, shape] {
     if (checkEveryCall_) agreeOnCall(shape);
     if (send != recv && !outOfPlace) copyIn(recv, send, bytes);
     transport_->reserveChannels(channelsOf(*program));
-    runner_->run(*program, outOfPlace ? send : recv, recv, type);
+    runner_->run(*program, outOfPlace ? send : recv, recv, type, stepOperator(reduction));
+    if (reduction == Reduction::Average) transport_->divide(recv, static_cast<std::size_t>(count), type, size_);
+  });
+}
+
+void* Communicator::reduceScatterScratch(std::size_t bytes) {
+  if (bytes > scratchBytes_) {
+    if (scratch_) transport_->deallocate(scratch_);
+    scratch_ = nullptr;
+    scratchBytes_ = 0;
+    scratch_ = transport_->allocate(bytes);
+    scratchBytes_ = bytes;
+  }
+  return scratch_;
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::reduceScatter(const void* send, void* recv, Elements recvCount, DataType type,
+                                                               Reduction reduction) {
+  if (recvCount > 0 && (!send || !recv)) throw InvalidArgument(send ? "recv" : "send", "a null buffer");
+  checkedReduction(reduction);
+  const CallShape shape = nextCall(CallKind::ReduceScatter, recvCount, type, -1, static_cast<int>(reduction));
+  if (recvCount == 0) return issue([this, shape] { if (checkEveryCall_) agreeOnCall(shape); });
+  const Elements total = recvCount * size_;
+  std::shared_ptr<const Program> program = programFor(CollectiveKind::ReduceScatter, total, type);
+  const std::size_t blockBytes = static_cast<std::size_t>(recvCount) * sizeOf(type);
+  // The schedule reduces into a whole buffer (block r at r x recvCount, the rest scratch), read out of
+  // place from `send`, which it leaves as it was; this rank's block is then copied to `recv`. `recv` may be
+  // `send`'s own block r (NCCL's in place), which the run only reads.
+  if (!apart(send, blockBytes * static_cast<std::size_t>(size_), recv, blockBytes) &&
+      recv != static_cast<const char*>(send) + static_cast<std::size_t>(rank_) * blockBytes)
+    throw InvalidArgument("recv", "overlaps send without being this rank's block of it (in place: recv = send + rank x recvcount)");
+  return issue([this, program, send, recv, blockBytes, recvCount, type, reduction, shape] {
+    if (checkEveryCall_) agreeOnCall(shape);
+    char* whole = static_cast<char*>(reduceScatterScratch(blockBytes * static_cast<std::size_t>(size_)));
+    transport_->reserveChannels(channelsOf(*program));
+    runner_->run(*program, send, whole, type, stepOperator(reduction));
+    char* mine = whole + static_cast<std::size_t>(rank_) * blockBytes;
+    if (reduction == Reduction::Average) transport_->divide(mine, static_cast<std::size_t>(recvCount), type, size_);
+    copyIn(recv, mine, blockBytes);
   });
 }
 

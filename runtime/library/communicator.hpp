@@ -80,7 +80,11 @@ class Communicator {
   std::string describe(CollectiveKind kind, double bytes) const;
 
   // Each checks its arguments here (InvalidArgument), then runs in order; the completion says when.
-  std::shared_ptr<CollectiveOutcome> allreduce(const void* send, void* recv, Elements count, DataType type);
+  std::shared_ptr<CollectiveOutcome> allreduce(const void* send, void* recv, Elements count, DataType type, Reduction reduction);
+  // Rank r's `recv` (`recvCount` elements) ends with block r of the reduction over the ranks of their `send`
+  // (size x recvCount elements).
+  std::shared_ptr<CollectiveOutcome> reduceScatter(const void* send, void* recv, Elements recvCount, DataType type,
+                                                   Reduction reduction);
   std::shared_ptr<CollectiveOutcome> allGather(const void* send, void* recv, Elements count, DataType type);
   std::shared_ptr<CollectiveOutcome> broadcast(void* buffer, Elements count, DataType type, Rank root);
   std::shared_ptr<CollectiveOutcome> barrier();
@@ -102,9 +106,13 @@ class Communicator {
   std::pair<std::uint64_t, std::uint64_t> lowestAndHighest(std::uint64_t value, const std::string& what);
   std::pair<std::uint64_t, std::uint64_t> runLowestAndHighest(std::uint64_t value, const std::string& what);  // in order
   // The shape of the next collective call, counted.
-  CallShape nextCall(CallKind kind, Elements count, DataType type, Rank root = -1) {
-    return {kind, static_cast<std::int32_t>(type), count, root, 0, ++calls_};
+  CallShape nextCall(CallKind kind, Elements count, DataType type, Rank root = -1, int reduction = -1) {
+    return {kind, static_cast<std::int32_t>(type), count, root, reduction, ++calls_};
   }
+  // Checks `reduction` is one of the five, and that an average divides nothing it cannot.
+  static Reduction checkedReduction(Reduction reduction);
+  // The scratch of a reduce-scatter's whole buffer, in the transport's memory, kept for the next call.
+  void* reduceScatterScratch(std::size_t bytes);
   // Whether the ranks check their agreement on every collective, or on broadcasts only (whose one call
   // at a job's start costs nothing to check): DDLSCALE_CHECK_AGREEMENT=1, read when the communicator is
   // made, on every rank alike.
@@ -129,6 +137,8 @@ class Communicator {
   std::chrono::milliseconds timeout_ = kDefaultTimeout;
   const bool checkEveryCall_ = checksEveryCall();
   std::uint64_t calls_ = 0;  // collectives issued, barriers among them
+  void* scratch_ = nullptr;  // reduceScatterScratch's, used by the worker only
+  std::size_t scratchBytes_ = 0;
   std::map<CollectiveKind, CollectiveChoice> choices_;
   // By collective, elements, element bytes and the chosen configuration's label.
   std::map<std::tuple<CollectiveKind, Elements, int, std::string>, std::shared_ptr<const Program>> programs_;

@@ -69,6 +69,10 @@ bool toDataType(ddl_datatype type, ddl::DataType& out) {
     case DDL_FLOAT64: out = ddl::DataType::Float64; return true;
     case DDL_FLOAT16: out = ddl::DataType::Float16; return true;
     case DDL_BFLOAT16: out = ddl::DataType::BFloat16; return true;
+    case DDL_INT8: out = ddl::DataType::Int8; return true;
+    case DDL_UINT8: out = ddl::DataType::UInt8; return true;
+    case DDL_INT32: out = ddl::DataType::Int32; return true;
+    case DDL_INT64: out = ddl::DataType::Int64; return true;
     case DDL_DATATYPE_MIN_ENUM:
     case DDL_DATATYPE_MAX_ENUM: return false;
   }
@@ -79,10 +83,24 @@ bool toKind(ddl_collective collective, ddl::CollectiveKind& out) {
   switch (collective) {
     case DDL_ALLREDUCE: out = ddl::CollectiveKind::Allreduce; return true;
     case DDL_ALLGATHER: out = ddl::CollectiveKind::AllGather; return true;
+    case DDL_REDUCE_SCATTER: out = ddl::CollectiveKind::ReduceScatter; return true;
     case DDL_COLLECTIVE_MIN_ENUM:
     case DDL_COLLECTIVE_MAX_ENUM: return false;
   }
   return false;
+}
+
+ddl::Reduction checkedOp(ddl_op op) {
+  switch (op) {
+    case DDL_SUM: return ddl::Reduction::Sum;
+    case DDL_PROD: return ddl::Reduction::Product;
+    case DDL_MIN: return ddl::Reduction::Min;
+    case DDL_MAX: return ddl::Reduction::Max;
+    case DDL_AVG: return ddl::Reduction::Average;
+    case DDL_OP_MIN_ENUM:
+    case DDL_OP_MAX_ENUM: break;
+  }
+  throw ddl::InvalidArgument("op", "unknown ddl_op " + std::to_string(static_cast<int>(op)) + " (DDL_SUM, DDL_PROD, DDL_MIN, DDL_MAX, DDL_AVG)");
 }
 
 ddl::DataType checkedType(ddl_datatype type) {
@@ -166,11 +184,20 @@ ddl_result issued(const char* function, ddl_request* request, bool requestRequir
 }
 
 // Each collective's checks and issue, shared by its synchronous call and the one with a request.
-std::shared_ptr<ddl::CollectiveOutcome> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
+std::shared_ptr<ddl::CollectiveOutcome> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
+                                                       ddl_op op) {
   ddl::Communicator& communicator = checkedComm(comm);
   checkMemory(*comm, send, "send");
   checkMemory(*comm, recv, "recv");
-  return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type));
+  return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type), checkedOp(op));
+}
+
+std::shared_ptr<ddl::CollectiveOutcome> issueReduceScatter(ddl_comm comm, const void* send, void* recv, size_t recvcount,
+                                                           ddl_datatype type, ddl_op op) {
+  ddl::Communicator& communicator = checkedComm(comm);
+  checkMemory(*comm, send, "send");
+  checkMemory(*comm, recv, "recv");
+  return communicator.reduceScatter(send, recv, checkedCount(recvcount, communicator, true), checkedType(type), checkedOp(op));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
@@ -283,12 +310,22 @@ ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, size_t by
   });
 }
 
-ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {
-  return issued("ddl_iallreduce", request, true, [&] { return issueAllreduce(comm, send, recv, count, type); });
+ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_op op,
+                          ddl_request* request) {
+  return issued("ddl_iallreduce", request, true, [&] { return issueAllreduce(comm, send, recv, count, type, op); });
 }
 
-ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
-  return issued("ddl_allreduce", nullptr, false, [&] { return issueAllreduce(comm, send, recv, count, type); });
+ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_op op) {
+  return issued("ddl_allreduce", nullptr, false, [&] { return issueAllreduce(comm, send, recv, count, type, op); });
+}
+
+ddl_result ddl_ireduce_scatter(ddl_comm comm, const void* send, void* recv, size_t recvcount, ddl_datatype type, ddl_op op,
+                               ddl_request* request) {
+  return issued("ddl_ireduce_scatter", request, true, [&] { return issueReduceScatter(comm, send, recv, recvcount, type, op); });
+}
+
+ddl_result ddl_reduce_scatter(ddl_comm comm, const void* send, void* recv, size_t recvcount, ddl_datatype type, ddl_op op) {
+  return issued("ddl_reduce_scatter", nullptr, false, [&] { return issueReduceScatter(comm, send, recv, recvcount, type, op); });
 }
 
 ddl_result ddl_iallgather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_request* request) {

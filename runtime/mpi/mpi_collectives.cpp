@@ -14,6 +14,10 @@ MPI_Datatype mpiType(DataType type) {
   switch (type) {
     case DataType::Float32: return MPI_FLOAT;
     case DataType::Float64: return MPI_DOUBLE;
+    case DataType::Int8: return MPI_INT8_T;
+    case DataType::UInt8: return MPI_UINT8_T;
+    case DataType::Int32: return MPI_INT32_T;
+    case DataType::Int64: return MPI_INT64_T;
     case DataType::BFloat16:
     case DataType::Float16: return MPI_DATATYPE_NULL;
   }

@@ -165,8 +165,8 @@ void MpiTransport::forgetRepeatedPost(RepeatedPost& repeated) {
   repeated = {};
 }
 
-RequestId MpiTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
-  addInto(into, local, from, count, type);
+RequestId MpiTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) {
+  reduceInto(into, local, from, count, type, op);
   finished_.push_back(next_);
   return next_++;
 }

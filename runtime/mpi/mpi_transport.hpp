@@ -33,7 +33,7 @@ class MpiTransport final : public Transport {
   int size() const override { return size_; }
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
-  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) override;
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   // Persistent requests (MPI_Send_init, MPI_Recv_init), started again on every repeat.
   RequestId postRepeatedSend(Rank peer, Channel channel, const void* data, std::size_t bytes, RepeatedPost& repeated) override;
   RequestId postRepeatedReceive(Rank peer, Channel channel, void* data, std::size_t bytes, RepeatedPost& repeated) override;

@@ -13,6 +13,10 @@ ncclDataType_t ncclType(DataType type) {
     case DataType::Float64: return ncclFloat64;
     case DataType::BFloat16: return ncclBfloat16;
     case DataType::Float16: return ncclFloat16;
+    case DataType::Int8: return ncclInt8;
+    case DataType::UInt8: return ncclUint8;
+    case DataType::Int32: return ncclInt32;
+    case DataType::Int64: return ncclInt64;
   }
   return ncclFloat32;
 }

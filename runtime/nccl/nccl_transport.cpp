@@ -89,8 +89,8 @@ RequestId NcclTransport::postReceive(Rank peer, Channel channel, void* data, std
   return next_++;
 }
 
-RequestId NcclTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
-  launchSum(into, local, from, count, type, reduceStream_);
+RequestId NcclTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) {
+  launchReduce(into, local, from, count, type, op, reduceStream_);
   inFlight_.emplace_back(next_, std::make_shared<EventCompletion>(reduceStream_));
   return next_++;
 }
@@ -189,6 +189,12 @@ void NcclTransport::download(void* to, const void* from, std::size_t bytes) {
 void NcclTransport::copy(void* to, const void* from, std::size_t bytes) {
   DDL_CUDA(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice));
   DDL_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
+void NcclTransport::divide(void* data, std::size_t count, DataType type, int divisor) {
+  // On the reduction stream, after the run's last reduction, which the run has waited for.
+  launchDivide(data, count, type, divisor, reduceStream_);
+  DDL_CUDA(cudaStreamSynchronize(reduceStream_));
 }
 
 std::string NcclTransport::deviceDescription() const { return describeCudaDevice(device_); }

@@ -7,7 +7,7 @@
 // group, and the runner posts together exactly what the schedule lets be in flight together. A group
 // holds back every later group on its stream until it has finished as a whole; one stream for all
 // channels would deadlock schedules whose channels wait on each other crosswise (the double binary
-// tree's two trees do, tests/runtime/nccl_group_semantics.hpp shows how). Reductions run as launchSum on
+// tree's two trees do, tests/runtime/nccl_group_semantics.hpp shows how). Reductions run as launchReduce on
 // a stream of their own; a wait polls the events. MPI bootstraps the communicator and aborts the job; with
 // a SilenceWatchdog, every blocking call of the setup (NCCL's among them) is watched, so that a peer that
 // never joins ends the job, named.
@@ -50,7 +50,7 @@ class NcclTransport final : public Transport {
 
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
-  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) override;
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   void reserveChannels(int channels) override;
@@ -62,6 +62,7 @@ class NcclTransport final : public Transport {
   void upload(void* to, const void* from, std::size_t bytes) override;
   void download(void* to, const void* from, std::size_t bytes) override;
   void copy(void* to, const void* from, std::size_t bytes) override;
+  void divide(void* data, std::size_t count, DataType type, int divisor) override;
   std::string deviceDescription() const override;
 
  private:

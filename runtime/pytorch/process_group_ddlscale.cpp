@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <utility>
 
 #include "runtime/pytorch/mpi_bootstrap.hpp"
@@ -21,7 +22,9 @@ void check(ddl_result result) { TORCH_CHECK(result == DDL_SUCCESS, ddl_last_erro
 ddl_collective collectiveNamed(const std::string& name) {
   if (name == "allreduce") return DDL_ALLREDUCE;
   if (name == "allgather") return DDL_ALLGATHER;
-  TORCH_CHECK(false, "ddlscale: collective: '", name, "' is not one whose algorithm can be chosen (allreduce, allgather)");
+  if (name == "reduce_scatter") return DDL_REDUCE_SCATTER;
+  TORCH_CHECK(false, "ddlscale: collective: '", name,
+              "' is not one whose algorithm can be chosen (allreduce, allgather, reduce_scatter)");
 }
 
 // The one tensor of a call on host memory, as c10d passes a list for the multi-device calls of old.
@@ -40,6 +43,10 @@ void checkHostDense(const at::Tensor& tensor, const char* collective) {
 // The type as Python names it (torch.int64), where c10 says "Long".
 std::string pythonName(at::ScalarType type) {
   switch (type) {
+    case at::kFloat: return "torch.float32";
+    case at::kDouble: return "torch.float64";
+    case at::kHalf: return "torch.float16";
+    case at::kBFloat16: return "torch.bfloat16";
     case at::kByte: return "torch.uint8";
     case at::kChar: return "torch.int8";
     case at::kShort: return "torch.int16";
@@ -52,16 +59,93 @@ std::string pythonName(at::ScalarType type) {
   }
 }
 
-ddl_datatype summable(const at::Tensor& tensor) {
+// How ddlscale reduces a tensor: the element type its data travels as, how many of those per tensor element,
+// and the op. A bool travels as uint8 (0 or 1), whose SUM is a logical or (MAX) and PRODUCT a logical and
+// (MIN), as NCCL's process group maps them (gloo in 1.13 reduces no bools); a complex tensor as its real and
+// imaginary parts, which SUM and AVG treat alike.
+struct Reducible {
+  ddl_datatype type = DDL_FLOAT32;
+  std::int64_t perElement = 1;
+  ddl_op op = DDL_SUM;
+};
+
+std::string reduceOpName(const c10d::ReduceOp& op) {
+  if (op == c10d::ReduceOp::SUM) return "SUM";
+  if (op == c10d::ReduceOp::AVG) return "AVG";
+  if (op == c10d::ReduceOp::PRODUCT) return "PRODUCT";
+  if (op == c10d::ReduceOp::MIN) return "MIN";
+  if (op == c10d::ReduceOp::MAX) return "MAX";
+  if (op == c10d::ReduceOp::BAND) return "BAND";
+  if (op == c10d::ReduceOp::BOR) return "BOR";
+  if (op == c10d::ReduceOp::BXOR) return "BXOR";
+  return "PREMUL_SUM";
+}
+
+ddl_op opOf(const c10d::ReduceOp& op, const char* collective) {
+  if (op == c10d::ReduceOp::SUM) return DDL_SUM;
+  if (op == c10d::ReduceOp::AVG) return DDL_AVG;
+  if (op == c10d::ReduceOp::PRODUCT) return DDL_PROD;
+  if (op == c10d::ReduceOp::MIN) return DDL_MIN;
+  if (op == c10d::ReduceOp::MAX) return DDL_MAX;
+  TORCH_CHECK(false, "ddlscale: ", collective, " with ReduceOp.", reduceOpName(op),
+              ": ddlscale reduces with SUM, AVG, PRODUCT, MIN and MAX");
+}
+
+Reducible reducibleAs(const at::Tensor& tensor, const c10d::ReduceOp& reduceOp, const char* collective) {
+  Reducible how;
+  how.op = opOf(reduceOp, collective);
   switch (tensor.scalar_type()) {
-    case at::kFloat: return DDL_FLOAT32;
-    case at::kDouble: return DDL_FLOAT64;
-    case at::kHalf: return DDL_FLOAT16;
-    case at::kBFloat16: return DDL_BFLOAT16;
+    case at::kFloat: how.type = DDL_FLOAT32; return how;
+    case at::kDouble: how.type = DDL_FLOAT64; return how;
+    case at::kHalf: how.type = DDL_FLOAT16; return how;
+    case at::kBFloat16: how.type = DDL_BFLOAT16; return how;
+    case at::kChar: how.type = DDL_INT8; return how;
+    case at::kByte: how.type = DDL_UINT8; return how;
+    case at::kInt: how.type = DDL_INT32; return how;
+    case at::kLong: how.type = DDL_INT64; return how;
+    case at::kBool:
+      TORCH_CHECK(how.op != DDL_AVG, "ddlscale: ", collective, " of torch.bool tensors with ReduceOp.AVG: a mean of bools is no bool");
+      how.type = DDL_UINT8;
+      if (how.op == DDL_SUM) how.op = DDL_MAX;
+      if (how.op == DDL_PROD) how.op = DDL_MIN;
+      return how;
+    case at::kComplexFloat:
+    case at::kComplexDouble:
+      TORCH_CHECK(how.op == DDL_SUM || how.op == DDL_AVG, "ddlscale: ", collective, " of ", pythonName(tensor.scalar_type()),
+                  " tensors with ReduceOp.", reduceOpName(reduceOp), ": complex numbers are reduced with SUM and AVG only");
+      how.type = tensor.scalar_type() == at::kComplexFloat ? DDL_FLOAT32 : DDL_FLOAT64;
+      how.perElement = 2;
+      return how;
     default:
-      TORCH_CHECK(false, "ddlscale: allreduce of ", pythonName(tensor.scalar_type()),
-                  " tensors: ddlscale sums torch.float32, float64, float16 and bfloat16");
+      TORCH_CHECK(false, "ddlscale: ", collective, " of ", pythonName(tensor.scalar_type()),
+                  " tensors: ddlscale reduces torch.float32, float64, float16, bfloat16, int8, uint8, int32, int64, bool, "
+                  "complex64 and complex128");
   }
+}
+
+// The count of `how.type` elements `tensor` is.
+std::size_t reducedCount(const at::Tensor& tensor, const Reducible& how) {
+  return static_cast<std::size_t>(tensor.numel() * how.perElement);
+}
+
+// Every tensor of `list` has `like`'s type and shape, and there is one per rank.
+void checkListLike(const std::vector<at::Tensor>& list, const at::Tensor& like, int ranks, const char* collective,
+                   const char* what) {
+  TORCH_CHECK(static_cast<int>(list.size()) == ranks, "ddlscale: ", collective, ": ", list.size(), " ", what, " for ", ranks,
+              " ranks");
+  for (const at::Tensor& each : list) {
+    checkHostDense(each, collective);
+    TORCH_CHECK(each.scalar_type() == like.scalar_type() && each.sizes() == like.sizes(), "ddlscale: ", collective,
+                ": every one of the ", what, " must have the type and shape of ", pythonName(like.scalar_type()), " ",
+                like.sizes());
+  }
+}
+
+// The root of a call with one: one of the group's ranks, its tensor the only one.
+void checkRoot(std::int64_t root, std::int64_t rootTensor, int ranks, const char* collective) {
+  TORCH_CHECK(rootTensor == 0, "ddlscale: ", collective, ": rootTensor must be 0 with one tensor per process");
+  TORCH_CHECK(root >= 0 && root < ranks, "ddlscale: ", collective, ": root rank ", root, " is not one of the group's ", ranks,
+              " ranks");
 }
 
 // Collectives that only move data (broadcast, all-gather) move any element type: as libddlscale moves its
@@ -162,14 +246,60 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::allreduce(std::vector<at::T
                                                                const c10d::AllreduceOptions& options) {
   const at::Tensor& tensor = onlyTensor(tensors, "allreduce");
   checkHostDense(tensor, "allreduce");
-  TORCH_CHECK(options.reduceOp == c10d::ReduceOp::SUM, "ddlscale: allreduce: only ReduceOp.SUM is supported");
-  const ddl_datatype type = summable(tensor);
+  const Reducible how = reducibleAs(tensor, options.reduceOp, "allreduce");
   at::Tensor data = tensor.is_contiguous() ? tensor : tensor.contiguous();
   std::function<void()> then;
   if (!data.is_same(tensor)) then = [tensor, data]() mutable { tensor.copy_(data); };
   return issued(c10d::OpType::ALLREDUCE, {tensor}, {data}, [&](ddl_comm comm, ddl_request* request) {
-    return ddl_iallreduce(comm, data.data_ptr(), data.data_ptr(), static_cast<std::size_t>(data.numel()), type, request);
+    return ddl_iallreduce(comm, data.data_ptr(), data.data_ptr(), reducedCount(data, how), how.type, how.op, request);
   }, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::reduce(std::vector<at::Tensor>& tensors, const c10d::ReduceOptions& options) {
+  const at::Tensor& tensor = onlyTensor(tensors, "reduce");
+  checkHostDense(tensor, "reduce");
+  checkRoot(options.rootRank, options.rootTensor, size_, "reduce");
+  const Reducible how = reducibleAs(tensor, options.reduceOp, "reduce");
+  // An allreduce out of place, kept by the root alone: every rank ends the call as gloo's reduce leaves
+  // it (the root with the result, the others with their tensors unchanged), at an allreduce's cost.
+  const at::Tensor data = tensor.contiguous();
+  at::Tensor result = at::empty_like(data);
+  std::function<void()> then;
+  if (rank_ == options.rootRank) then = [tensor, result]() mutable { tensor.copy_(result); };
+  return issued(c10d::OpType::REDUCE, {tensor}, {data, result}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_iallreduce(comm, data.data_ptr(), result.data_ptr(), reducedCount(data, how), how.type, how.op, request);
+  }, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::reduceScatterInto(const at::Tensor& output, at::Tensor send,
+                                                                       const c10d::ReduceOp& op, const char* collective) {
+  checkHostDense(output, collective);
+  const Reducible how = reducibleAs(output, op, collective);
+  at::Tensor recv = output.is_contiguous() ? output : at::empty_like(output, at::MemoryFormat::Contiguous);
+  std::function<void()> then;
+  if (!recv.is_same(output)) then = [output, recv]() mutable { output.copy_(recv); };
+  return issued(c10d::OpType::REDUCE_SCATTER, {output}, {send, recv}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_ireduce_scatter(comm, send.data_ptr(), recv.data_ptr(), reducedCount(recv, how), how.type, how.op, request);
+  }, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::reduce_scatter(std::vector<at::Tensor>& outputs,
+                                                                    std::vector<std::vector<at::Tensor>>& inputs,
+                                                                    const c10d::ReduceScatterOptions& options) {
+  const at::Tensor& output = onlyTensor(outputs, "reduce_scatter");
+  TORCH_CHECK(inputs.size() == 1, "ddlscale: reduce_scatter takes one list of inputs per process, got ", inputs.size());
+  checkListLike(inputs.front(), output, size_, "reduce_scatter", "inputs");
+  std::vector<at::Tensor> flat;
+  for (const at::Tensor& input : inputs.front()) flat.push_back(input.reshape(-1));
+  return reduceScatterInto(output, at::cat(flat), options.reduceOp, "reduce_scatter");
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::_reduce_scatter_base(at::Tensor& output, at::Tensor& input,
+                                                                          const c10d::ReduceScatterOptions& options) {
+  checkHostDense(input, "_reduce_scatter_base");
+  TORCH_CHECK(input.scalar_type() == output.scalar_type() && input.numel() == output.numel() * size_,
+              "ddlscale: _reduce_scatter_base: the input must have the output's type and ", size_, " times its elements");
+  return reduceScatterInto(output, input.contiguous(), options.reduceOp, "_reduce_scatter_base");
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::broadcast(std::vector<at::Tensor>& tensors,
@@ -188,6 +318,17 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::broadcast(std::vector<at::T
   }, std::move(then));
 }
 
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::gatheredBytes(c10d::OpType type, std::vector<at::Tensor> outputs,
+                                                                   const at::Tensor& input, Unpack unpack) {
+  const Movement movement = movementOf(input);
+  const at::Tensor send = contiguousBytes(input, movement);
+  at::Tensor gathered = at::empty({static_cast<std::int64_t>(movement.unitBytes) * size_}, at::kByte);
+  std::function<void()> then = [gathered, unitBytes = movement.unitBytes, unpack = std::move(unpack)] { unpack(gathered, unitBytes); };
+  return issued(type, std::move(outputs), {send, gathered}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_iallgather(comm, send.data_ptr(), gathered.data_ptr(), movement.count(), movement.type, request);
+  }, std::move(then));
+}
+
 c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::allgather(std::vector<std::vector<at::Tensor>>& outputs,
                                                                std::vector<at::Tensor>& inputs,
                                                                const c10d::AllgatherOptions& /*options*/) {
@@ -195,20 +336,91 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::allgather(std::vector<std::
   checkHostDense(input, "allgather");
   TORCH_CHECK(outputs.size() == 1, "ddlscale: allgather takes one list of outputs per process, got ", outputs.size());
   std::vector<at::Tensor>& list = outputs.front();
-  TORCH_CHECK(static_cast<int>(list.size()) == size_, "ddlscale: allgather: ", list.size(), " outputs for ", size_, " ranks");
-  for (const at::Tensor& output : list) {
-    checkHostDense(output, "allgather");
-    TORCH_CHECK(output.scalar_type() == input.scalar_type() && output.sizes() == input.sizes(),
-                "ddlscale: allgather: every output must have the input's type and shape");
+  checkListLike(list, input, size_, "allgather", "outputs");
+  return gatheredBytes(c10d::OpType::ALLGATHER, list, input, [list](const at::Tensor& gathered, std::size_t unitBytes) mutable {
+    for (std::size_t r = 0; r < list.size(); ++r) list[r].copy_(viewAs(gathered, r * unitBytes, list[r]));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::allgather_coalesced(std::vector<std::vector<at::Tensor>>& outputs,
+                                                                         std::vector<at::Tensor>& inputs,
+                                                                         const c10d::AllgatherOptions& /*options*/) {
+  // The inputs' bytes one after another, gathered as one buffer: each rank's inputs must match in number,
+  // type and shape, as gloo's allgather_coalesced asks.
+  TORCH_CHECK(static_cast<int>(outputs.size()) == size_, "ddlscale: allgather_coalesced: ", outputs.size(),
+              " output lists for ", size_, " ranks");
+  std::vector<at::Tensor> bytes;
+  for (const at::Tensor& input : inputs) {
+    checkHostDense(input, "allgather_coalesced");
+    bytes.push_back(input.contiguous().reshape(-1).view(at::kByte));
   }
-  const Movement movement = movementOf(input);
-  const at::Tensor send = contiguousBytes(input, movement);
-  at::Tensor gathered = at::empty({static_cast<std::int64_t>(movement.unitBytes) * size_}, at::kByte);
-  std::function<void()> then = [list, gathered, movement]() mutable {
-    for (std::size_t r = 0; r < list.size(); ++r) list[r].copy_(viewAs(gathered, r * movement.unitBytes, list[r]));
-  };
-  return issued(c10d::OpType::ALLGATHER, list, {send, gathered}, [&](ddl_comm comm, ddl_request* request) {
-    return ddl_iallgather(comm, send.data_ptr(), gathered.data_ptr(), movement.count(), movement.type, request);
+  for (const std::vector<at::Tensor>& list : outputs) {
+    TORCH_CHECK(list.size() == inputs.size(), "ddlscale: allgather_coalesced: every output list must hold one tensor per input");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      checkHostDense(list[i], "allgather_coalesced");
+      TORCH_CHECK(list[i].scalar_type() == inputs[i].scalar_type() && list[i].numel() == inputs[i].numel(),
+                  "ddlscale: allgather_coalesced: output ", i, " of every list must have input ", i, "'s type and size");
+    }
+  }
+  const at::Tensor packed = bytes.empty() ? at::empty({0}, at::kByte) : at::cat(bytes);
+  std::vector<at::Tensor> written;
+  for (const std::vector<at::Tensor>& list : outputs) written.insert(written.end(), list.begin(), list.end());
+  return gatheredBytes(c10d::OpType::ALLGATHER_COALESCED, written, packed,
+                       [outputs](const at::Tensor& gathered, std::size_t unitBytes) mutable {
+                         for (std::size_t r = 0; r < outputs.size(); ++r) {
+                           std::size_t offset = r * unitBytes;
+                           for (at::Tensor& output : outputs[r]) {
+                             output.copy_(viewAs(gathered, offset, output));
+                             offset += static_cast<std::size_t>(output.numel()) * output.element_size();
+                           }
+                         }
+                       });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::gather(std::vector<std::vector<at::Tensor>>& outputs,
+                                                            std::vector<at::Tensor>& inputs, const c10d::GatherOptions& options) {
+  const at::Tensor& input = onlyTensor(inputs, "gather");
+  checkHostDense(input, "gather");
+  checkRoot(options.rootRank, 0, size_, "gather");
+  std::vector<at::Tensor> list;
+  if (rank_ == options.rootRank) {
+    TORCH_CHECK(outputs.size() == 1, "ddlscale: gather: the root takes one list of outputs, got ", outputs.size());
+    list = outputs.front();
+    checkListLike(list, input, size_, "gather", "outputs");
+  } else {
+    TORCH_CHECK(outputs.empty() || (outputs.size() == 1 && outputs.front().empty()),
+                "ddlscale: gather: only the root (rank ", options.rootRank, ") takes outputs");
+  }
+  // An all-gather whose result the root alone keeps: gloo's gather sends every block to the root alone,
+  // this moves the all-gather's bytes (size - 1 blocks into every rank) for the same result.
+  return gatheredBytes(c10d::OpType::GATHER, list, input, [list](const at::Tensor& gathered, std::size_t unitBytes) mutable {
+    for (std::size_t r = 0; r < list.size(); ++r) list[r].copy_(viewAs(gathered, r * unitBytes, list[r]));
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::scatter(std::vector<at::Tensor>& outputs,
+                                                             std::vector<std::vector<at::Tensor>>& inputs,
+                                                             const c10d::ScatterOptions& options) {
+  const at::Tensor& output = onlyTensor(outputs, "scatter");
+  checkHostDense(output, "scatter");
+  checkRoot(options.rootRank, 0, size_, "scatter");
+  const Movement block = movementOf(output);
+  // Block r of a buffer that the root fills and broadcasts (which itself scatters the blocks, then
+  // all-gathers them: van de Geijn's broadcast), so every rank reads its own block at r x unitBytes.
+  at::Tensor staged = at::zeros({static_cast<std::int64_t>(block.unitBytes) * size_}, at::kByte);
+  if (rank_ == options.rootRank) {
+    TORCH_CHECK(inputs.size() == 1, "ddlscale: scatter: the root takes one list of inputs, got ", inputs.size());
+    checkListLike(inputs.front(), output, size_, "scatter", "inputs");
+    for (int r = 0; r < size_; ++r) viewAs(staged, static_cast<std::size_t>(r) * block.unitBytes, output).copy_(inputs.front()[r]);
+  } else {
+    TORCH_CHECK(inputs.empty() || (inputs.size() == 1 && inputs.front().empty()),
+                "ddlscale: scatter: only the root (rank ", options.rootRank, ") takes inputs");
+  }
+  const std::size_t offset = static_cast<std::size_t>(rank_) * block.unitBytes;
+  std::function<void()> then = [output, staged, offset]() mutable { output.copy_(viewAs(staged, offset, output)); };
+  return issued(c10d::OpType::SCATTER, {output}, {staged}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_ibroadcast(comm, staged.data_ptr(), block.count() * static_cast<std::size_t>(size_), block.type,
+                          static_cast<int>(options.rootRank), request);
   }, std::move(then));
 }
 

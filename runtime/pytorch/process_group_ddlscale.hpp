@@ -1,13 +1,14 @@
 #pragma once
-// torch.distributed's process group over libddlscale: what DistributedDataParallel calls in PyTorch 1.13
-// (allreduce of each gradient bucket, broadcast of the module's state, all-gather of the parameters' shapes,
-// barrier), run by ddlscale's schedules on host memory over MPI or TCP, with the algorithm chosen per call by name
-// or by a tuning table, as ddlrun and ddlsim choose it.
+// torch.distributed's process group over libddlscale: what DistributedDataParallel, ZeroRedundancyOptimizer
+// and FSDP call in PyTorch 1.13 (allreduce of each gradient bucket, reduce-scatter and all-gather of shards,
+// broadcast of the module's state, barrier) and the other collectives of torch's suite (reduce, gather,
+// scatter, allgather_coalesced), run by ddlscale's schedules on host memory over MPI or TCP, with the
+// algorithm chosen per call by name or by a tuning table, as ddlrun and ddlsim choose it.
 //
 // Every collective is issued in the caller's thread, in order, and completes on the group's completion
 // thread (RequestCompleter): DDP's reducer waits on the work's future while backward goes on. Arguments
-// torch may give but the backend cannot honour (a CUDA tensor, MAX, a list of several tensors) are refused
-// with a c10::Error, which Python sees as a RuntimeError, before anything runs.
+// torch may give but the backend cannot honour (a CUDA tensor, BAND, an int16 sum, a list of several
+// tensors) are refused with a c10::Error, which Python sees as a RuntimeError, before anything runs.
 
 #include <ddlscale/ddlscale.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
@@ -37,12 +38,24 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
 
   c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors,
                                            const c10d::AllreduceOptions& options = c10d::AllreduceOptions()) override;
+  c10::intrusive_ptr<c10d::Work> reduce(std::vector<at::Tensor>& tensors,
+                                        const c10d::ReduceOptions& options = c10d::ReduceOptions()) override;
+  c10::intrusive_ptr<c10d::Work> reduce_scatter(std::vector<at::Tensor>& outputs, std::vector<std::vector<at::Tensor>>& inputs,
+                                                const c10d::ReduceScatterOptions& options = c10d::ReduceScatterOptions()) override;
+  c10::intrusive_ptr<c10d::Work> _reduce_scatter_base(at::Tensor& output, at::Tensor& input,
+                                                      const c10d::ReduceScatterOptions& options = c10d::ReduceScatterOptions()) override;
   c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors,
                                            const c10d::BroadcastOptions& options = c10d::BroadcastOptions()) override;
   c10::intrusive_ptr<c10d::Work> allgather(std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
                                            const c10d::AllgatherOptions& options = c10d::AllgatherOptions()) override;
   c10::intrusive_ptr<c10d::Work> _allgather_base(at::Tensor& output, at::Tensor& input,
                                                  const c10d::AllgatherOptions& options = c10d::AllgatherOptions()) override;
+  c10::intrusive_ptr<c10d::Work> allgather_coalesced(std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
+                                                     const c10d::AllgatherOptions& options = c10d::AllgatherOptions()) override;
+  c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>>& outputs, std::vector<at::Tensor>& inputs,
+                                        const c10d::GatherOptions& options = c10d::GatherOptions()) override;
+  c10::intrusive_ptr<c10d::Work> scatter(std::vector<at::Tensor>& outputs, std::vector<std::vector<at::Tensor>>& inputs,
+                                         const c10d::ScatterOptions& options = c10d::ScatterOptions()) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options = c10d::BarrierOptions()) override;
 
   // Collective, as ddl_comm_set_algorithm and ddl_comm_set_tuning: the choice for the `collective`
@@ -67,6 +80,14 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
   c10::intrusive_ptr<c10d::Work> issued(c10d::OpType type, std::vector<at::Tensor> outputs, std::vector<at::Tensor> buffers,
                                         Issue&& issue, std::function<void()> then = {});
   ddl_comm communicator() const;
+  // A reduce-scatter of `send` (the group's whole buffer, contiguous) into `output`.
+  c10::intrusive_ptr<c10d::Work> reduceScatterInto(const at::Tensor& output, at::Tensor send, const c10d::ReduceOp& op,
+                                                   const char* collective);
+  // All-gathers `input`'s bytes (the same length on every rank) into a buffer of size blocks of
+  // `unitBytes` each, and hands it to `unpack` once the collective has completed.
+  using Unpack = std::function<void(const at::Tensor& gathered, std::size_t unitBytes)>;
+  c10::intrusive_ptr<c10d::Work> gatheredBytes(c10d::OpType type, std::vector<at::Tensor> outputs, const at::Tensor& input,
+                                               Unpack unpack);
 
   std::uint64_t creation_ = 0;  // the how-manieth group of this process
   mutable std::mutex issueMutex_;

@@ -111,8 +111,8 @@ RequestId TcpTransport::postReceive(Rank peer, Channel channel, void* data, std:
   return id;
 }
 
-RequestId TcpTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) {
-  addInto(into, local, from, count, type);
+RequestId TcpTransport::postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) {
+  reduceInto(into, local, from, count, type, op);
   finished_.push_back(next_);
   return next_++;
 }

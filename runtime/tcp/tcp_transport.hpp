@@ -41,7 +41,7 @@ class TcpTransport final : public Transport {
   int size() const override { return static_cast<int>(peers_.size()); }
   RequestId postSend(Rank peer, Channel channel, const void* data, std::size_t bytes) override;
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
-  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) override;
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
 

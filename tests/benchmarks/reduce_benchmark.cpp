@@ -1,4 +1,4 @@
-// How fast this machine's runtime sums on host memory: `addInto` (what every receive-reduce of ddlrun's MPI
+// How fast this machine's runtime sums on host memory: `reduceInto` (what every receive-reduce of ddlrun's MPI
 // and threads transports calls) on float32 buffers from MIN to MAX bytes, doubling. A topology's
 // `reduce_Bps` is this rate (bytes of the buffer reduced per second, γ = 1 / it), so a topology of this
 // machine takes it from here rather than from an assumption.
@@ -25,7 +25,7 @@ double secondsPerSum(std::vector<float>& into, const std::vector<float>& from, s
   const auto start = Clock::now();
   double elapsed = 0;
   do {
-    ddl::addInto(into.data(), into.data(), from.data(), count, ddl::DataType::Float32);
+    ddl::reduceInto(into.data(), into.data(), from.data(), count, ddl::DataType::Float32, ddl::ReduceOp::Sum);
     ++sums;
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   } while (elapsed < 0.02);

@@ -24,7 +24,7 @@ class InstantTransport final : public ddl::Transport {
   int size() const override { return 2; }
   ddl::RequestId postSend(ddl::Rank, ddl::Channel, const void*, std::size_t) override { return post(); }
   ddl::RequestId postReceive(ddl::Rank, ddl::Channel, void*, std::size_t) override { return post(); }
-  ddl::RequestId postReduce(void*, const void*, const void*, std::size_t, ddl::DataType) override { return post(); }
+  ddl::RequestId postReduce(void*, const void*, const void*, std::size_t, ddl::DataType, ddl::ReduceOp) override { return post(); }
   void waitSome(std::chrono::milliseconds, std::vector<ddl::RequestId>& finished) override {
     finished.insert(finished.end(), done_.begin(), done_.end());
     done_.clear();

@@ -52,7 +52,7 @@ TEST_F(Ddlrun, BenchPrintsAnNcclTestsTable) {
 TEST_F(Ddlrun, SaysItsVersionAndCommit) {
   const Result version = ddlrunAlone("--version");
   EXPECT_EQ(version.exitCode, 0);
-  EXPECT_EQ(version.out.rfind("ddlrun 0.1.0 (commit ", 0), 0u) << version.out;
+  EXPECT_EQ(version.out.rfind("ddlrun 0.2.0 (commit ", 0), 0u) << version.out;
 }
 
 TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {

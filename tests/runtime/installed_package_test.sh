@@ -2,7 +2,7 @@
 # libddlscale as a framework meets it: installed by `cmake --install` into a prefix of its own, the example
 # program (runtime/library/example) is built against the installed package twice, with CMake's
 # find_package(ddlscale) and with pkg-config, and each build runs under mpirun (and once over TCP, without
-# it) and must leave every rank with exact results; where the PyTorch backend was built, its installed package trains DDP as gloo does.
+# it) and must leave every rank with exact results; a program without MPI builds against the header alone; where the PyTorch backend was built, its installed package trains DDP as gloo does.
 #
 #   installed_package_test.sh BUILD_DIR SOURCE_DIR MPIRUN [MPIRUN FLAGS...]
 set -euo pipefail
@@ -35,6 +35,29 @@ for rank in 0 1 2; do
   "$work/cmake-build/allreduce_example" --tcp "$rank" 3 "127.0.0.1:$port" ddl dims=3 < /dev/null & ranks+=($!)
 done
 for pid in "${ranks[@]}"; do wait "$pid"; done
+
+# A program without MPI, whose compiler is given no MPI include path and told there is none
+# (DDLSCALE_NO_MPI): the header declares the TCP communicator and the collectives without <mpi.h>. One rank
+# over TCP reduces integers and exits 0 where the result is exact.
+cat > "$work/tcp_only.c" <<'C'
+#include <ddlscale/ddlscale.h>
+#include <stdio.h>
+#ifdef MPI_VERSION
+#error "ddlscale.h included <mpi.h> though DDLSCALE_NO_MPI was defined"
+#endif
+int main(int argc, char** argv) {
+  ddl_comm comm;
+  long long values[3] = {5, -7, 9}, shard = 0;
+  if (argc < 2 || ddl_comm_init_tcp(0, 1, argv[1], &comm) != DDL_SUCCESS) return fprintf(stderr, "%s\n", ddl_last_error()), 2;
+  if (ddl_allreduce(comm, values, values, 3, DDL_INT64, DDL_MAX) != DDL_SUCCESS) return 3;
+  if (ddl_reduce_scatter(comm, values + 1, &shard, 1, DDL_INT64, DDL_AVG) != DDL_SUCCESS) return 4;
+  ddl_comm_destroy(comm);
+  return values[0] == 5 && values[1] == -7 && shard == -7 ? 0 : 1;
+}
+C
+cc -DDDLSCALE_NO_MPI -I"$prefix/include" -o "$work/tcp_only" "$work/tcp_only.c" -L"$libdir" -lddlscale -Wl,-rpath,"$libdir"
+port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$work/tcp_only" "127.0.0.1:$port" < /dev/null
 
 # pkg-config: the flags alone, as a Makefile would take them.
 export PKG_CONFIG_PATH="$libdir/pkgconfig"

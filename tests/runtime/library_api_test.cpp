@@ -1,6 +1,7 @@
 // libddlscale's C API (ddlscale/ddlscale.h) under mpirun, as a framework calls it: every allreduce algorithm
 // that runs on this many ranks without options leaves every rank with the exact sum, in place and out of
-// place, in every data type; requests complete in any order they are waited on; a broadcast copies the
+// place, in every data type; every operator (sum, product, min, max, average) on floats and integers gives
+// its exact result; every reduce-scatter algorithm leaves each rank its block; requests complete in any order they are waited on; a broadcast copies the
 // root's bits; an all-gather puts each rank's block in its place; the algorithm comes from a name with
 // options, a tuning table or a schedule file; and every bad argument is DDL_INVALID_ARGUMENT with a
 // message naming it, having touched nothing.
@@ -14,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -94,7 +96,7 @@ int wrongAfterAllreduce(ddl_comm comm, std::size_t count, int rank, int ranks, b
   std::vector<float> send(count), recv(count, std::nanf(""));
   for (std::size_t i = 0; i < count; ++i) send[i] = valueOf(i, rank);
   float* out = inPlace ? send.data() : recv.data();
-  EXPECT_EQ(ddl_allreduce(comm, send.data(), out, count, DDL_FLOAT32), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_EQ(ddl_allreduce(comm, send.data(), out, count, DDL_FLOAT32, DDL_SUM), DDL_SUCCESS) << ddl_last_error();
   int wrong = 0;
   for (std::size_t i = 0; i < count; ++i) wrong += out[i] != sumOf(i, ranks);
   if (!inPlace)
@@ -135,7 +137,7 @@ TEST_F(LibraryApi, NarrowAndWideTypesSumExactly) {
       narrow[i] = type == DDL_FLOAT16 ? ddl::floatToFloat16(valueOf(i, rank_)) : ddl::floatToBfloat16(valueOf(i, rank_));
     }
     void* buffer = type == DDL_FLOAT64 ? static_cast<void*>(wide.data()) : static_cast<void*>(narrow.data());
-    ASSERT_EQ(ddl_allreduce(comm_, buffer, buffer, count, type), DDL_SUCCESS) << ddl_last_error();
+    ASSERT_EQ(ddl_allreduce(comm_, buffer, buffer, count, type, DDL_SUM), DDL_SUCCESS) << ddl_last_error();
     int wrong = 0;
     for (std::size_t i = 0; i < count; ++i) {
       const double got = type == DDL_FLOAT64   ? wide[i]
@@ -147,13 +149,102 @@ TEST_F(LibraryApi, NarrowAndWideTypesSumExactly) {
   }
 }
 
+// Rank r's value at `index` as an integer in [-3, 3]: small enough that products over 8 ranks fit int32.
+std::int64_t integerOf(std::size_t index, int rank) { return static_cast<std::int64_t>((index * 5 + static_cast<std::size_t>(rank) * 3) % 7) - 3; }
+
+// What `op` gives over every rank's integerOf(index, r), in int64.
+std::int64_t expectedOver(ddl_op op, std::size_t index, int ranks) {
+  std::int64_t result = integerOf(index, 0);
+  for (int r = 1; r < ranks; ++r) {
+    const std::int64_t value = integerOf(index, r);
+    if (op == DDL_SUM || op == DDL_AVG) result += value;
+    if (op == DDL_PROD) result *= value;
+    if (op == DDL_MIN) result = std::min(result, value);
+    if (op == DDL_MAX) result = std::max(result, value);
+  }
+  return op == DDL_AVG ? result / ranks : result;  // C++'s division truncates toward zero, as ncclAvg's
+}
+
+template <class T>
+int wrongAfterIntegerAllreduce(ddl_comm comm, ddl_datatype type, ddl_op op, std::size_t count, int rank, int ranks) {
+  std::vector<T> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<T>(integerOf(i, rank));
+  EXPECT_EQ(ddl_allreduce(comm, values.data(), values.data(), count, type, op), DDL_SUCCESS) << ddl_last_error();
+  int wrong = 0;
+  for (std::size_t i = 0; i < count; ++i) wrong += values[i] != static_cast<T>(expectedOver(op, i, ranks));
+  return wrong;
+}
+
+TEST_F(LibraryApi, EveryOperatorGivesItsExactResultOnIntegersWithEveryAlgorithm) {
+  const int ran = ddl::testing::forEachAllreduceAlgorithmWithoutOptions(comm_, [&](const std::string& name) {
+    for (const ddl_op op : {DDL_SUM, DDL_PROD, DDL_MIN, DDL_MAX, DDL_AVG}) {
+      EXPECT_EQ(wrongAfterIntegerAllreduce<std::int32_t>(comm_, DDL_INT32, op, 4099, rank_, size_), 0) << name << " int32 op " << op;
+      EXPECT_EQ(wrongAfterIntegerAllreduce<std::int64_t>(comm_, DDL_INT64, op, 1001, rank_, size_), 0) << name << " int64 op " << op;
+      EXPECT_EQ(wrongAfterIntegerAllreduce<std::int8_t>(comm_, DDL_INT8, op, 77, rank_, size_), 0) << name << " int8 op " << op;
+    }
+  });
+  EXPECT_GE(ran, 3);
+  // uint8 wraps: every rank adds 200, so the sum is 200 x ranks modulo 256.
+  std::vector<std::uint8_t> bytes(33, 200);
+  ASSERT_EQ(ddl_allreduce(comm_, bytes.data(), bytes.data(), bytes.size(), DDL_UINT8, DDL_SUM), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_EQ(bytes, std::vector<std::uint8_t>(33, static_cast<std::uint8_t>(200 * size_)));
+}
+
+TEST_F(LibraryApi, FloatMinimaMaximaAndAveragesAreExact) {
+  const std::size_t count = 3000;
+  for (const ddl_op op : {DDL_MIN, DDL_MAX, DDL_AVG, DDL_PROD}) {
+    std::vector<double> send(count), recv(count, std::nan(""));
+    for (std::size_t i = 0; i < count; ++i) send[i] = static_cast<double>(integerOf(i, rank_)) / 4;
+    ASSERT_EQ(ddl_allreduce(comm_, send.data(), recv.data(), count, DDL_FLOAT64, op), DDL_SUCCESS) << ddl_last_error();
+    int wrong = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      double expected = static_cast<double>(integerOf(i, 0)) / 4;
+      for (int r = 1; r < size_; ++r) {
+        const double value = static_cast<double>(integerOf(i, r)) / 4;
+        expected = op == DDL_MIN ? std::min(expected, value) : op == DDL_MAX ? std::max(expected, value)
+                 : op == DDL_PROD ? expected * value : expected + value;
+      }
+      if (op == DDL_AVG) expected /= size_;
+      wrong += recv[i] != expected;
+    }
+    EXPECT_EQ(wrong, 0) << "op " << op;
+  }
+}
+
+TEST_F(LibraryApi, EveryReduceScatterAlgorithmLeavesEachRankItsBlock) {
+  const std::size_t block = 1001;
+  int ran = 0;
+  for (const ddl::AlgorithmDefinition* algorithm : ddl::allAlgorithms()) {
+    if (algorithm->collective != ddl::CollectiveKind::ReduceScatter) continue;
+    const std::string name(algorithm->name);
+    if (ddl_comm_set_algorithm(comm_, DDL_REDUCE_SCATTER, name.c_str(), nullptr) != DDL_SUCCESS) continue;
+    ++ran;
+    for (const ddl_op op : {DDL_SUM, DDL_MAX, DDL_AVG}) {
+      std::vector<std::int32_t> send(block * static_cast<std::size_t>(size_)), recv(block, -99);
+      for (std::size_t i = 0; i < send.size(); ++i) send[i] = static_cast<std::int32_t>(integerOf(i, rank_));
+      const std::vector<std::int32_t> sent = send;
+      ASSERT_EQ(ddl_reduce_scatter(comm_, send.data(), recv.data(), block, DDL_INT32, op), DDL_SUCCESS) << name << ": " << ddl_last_error();
+      int wrong = 0;
+      for (std::size_t i = 0; i < block; ++i)
+        wrong += recv[i] != expectedOver(op, static_cast<std::size_t>(rank_) * block + i, size_);
+      EXPECT_EQ(wrong, 0) << name << " op " << op;
+      EXPECT_EQ(send, sent) << name << ": send is left as it was";
+      // In place: recv is this rank's block of send.
+      std::int32_t* mine = send.data() + static_cast<std::size_t>(rank_) * block;
+      ASSERT_EQ(ddl_reduce_scatter(comm_, send.data(), mine, block, DDL_INT32, op), DDL_SUCCESS) << ddl_last_error();
+      EXPECT_TRUE(std::equal(mine, mine + block, recv.begin())) << name << " in place, op " << op;
+    }
+  }
+  EXPECT_GE(ran, 1) << "the ring reduce-scatter takes any rank count";
+}
+
 TEST_F(LibraryApi, RequestsCompleteWhicheverOrderTheyAreWaitedIn) {
   const std::size_t count = 20000;
   std::vector<std::vector<float>> buffers(4, std::vector<float>(count));
   std::vector<ddl_request> requests(buffers.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     for (std::size_t i = 0; i < count; ++i) buffers[b][i] = valueOf(i + b, rank_);
-    ASSERT_EQ(ddl_iallreduce(comm_, buffers[b].data(), buffers[b].data(), count, DDL_FLOAT32, &requests[b]), DDL_SUCCESS);
+    ASSERT_EQ(ddl_iallreduce(comm_, buffers[b].data(), buffers[b].data(), count, DDL_FLOAT32, DDL_SUM, &requests[b]), DDL_SUCCESS);
   }
   int done = 0;
   ASSERT_EQ(ddl_test(requests[3], &done), DDL_SUCCESS);
@@ -205,16 +296,21 @@ TEST(LibraryAgreement, WithTheCheckOnRanksThatDisagreeOnTypeOrCountAreRefusedAnd
   ASSERT_EQ(made, DDL_SUCCESS) << ddl_last_error();
   const int rank = worldRank();
   std::vector<std::uint16_t> halves(64, 0x3c00);  // 1.0 in float16; about 1.9 in bfloat16
-  EXPECT_EQ(ddl_allreduce(comm, halves.data(), halves.data(), halves.size(), rank == 1 ? DDL_BFLOAT16 : DDL_FLOAT16),
+  EXPECT_EQ(ddl_allreduce(comm, halves.data(), halves.data(), halves.size(), rank == 1 ? DDL_BFLOAT16 : DDL_FLOAT16, DDL_SUM),
             DDL_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ddl_last_error()).find("rank 0 calls allreduce of 64 float16"), std::string::npos) << ddl_last_error();
-  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce of 64 bfloat16"), std::string::npos) << ddl_last_error();
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 0 calls allreduce (sum) of 64 float16"), std::string::npos) << ddl_last_error();
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce (sum) of 64 bfloat16"), std::string::npos) << ddl_last_error();
   EXPECT_EQ(halves, std::vector<std::uint16_t>(64, 0x3c00));
   std::vector<float> values(100, 1.0f);
-  EXPECT_EQ(ddl_allreduce(comm, values.data(), values.data(), rank == 1 ? 99 : 100, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce of 99 float32 (the communicator's call 2)"),
+  EXPECT_EQ(ddl_allreduce(comm, values.data(), values.data(), rank == 1 ? 99 : 100, DDL_FLOAT32, DDL_SUM), DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce (sum) of 99 float32 (the communicator's call 2)"),
             std::string::npos)
       << ddl_last_error();
+  std::vector<std::int32_t> counts(10, 1);
+  EXPECT_EQ(ddl_allreduce(comm, counts.data(), counts.data(), counts.size(), DDL_INT32, rank == 1 ? DDL_MAX : DDL_SUM),
+            DDL_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(ddl_last_error()).find("rank 1 allreduce (max) of 10 int32"), std::string::npos) << ddl_last_error();
+  EXPECT_EQ(counts, std::vector<std::int32_t>(10, 1));
   EXPECT_EQ(wrongAfterAllreduce(comm, 5000, rank, worldSize(), false), 0);
   EXPECT_EQ(ddl_comm_destroy(comm), DDL_SUCCESS);
 }
@@ -271,7 +367,7 @@ TEST_F(LibraryApi, AScheduleFileRunsTheCallsOfItsShape) {
   ASSERT_EQ(ddl_comm_set_schedule(comm_, DDL_ALLREDUCE, path), DDL_SUCCESS) << ddl_last_error();
   EXPECT_EQ(wrongAfterAllreduce(comm_, 777, rank_, size_, false), 0);
   std::vector<float> other(778);
-  EXPECT_EQ(ddl_allreduce(comm_, other.data(), other.data(), other.size(), DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_EQ(ddl_allreduce(comm_, other.data(), other.data(), other.size(), DDL_FLOAT32, DDL_SUM), DDL_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ddl_last_error()).find("777 elements"), std::string::npos) << ddl_last_error();
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank_ == 0) std::remove(path);
@@ -316,12 +412,16 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   expectRefused(ddl_comm_set_tuning(comm_, DDL_ALLREDUCE, otherRanks.c_str()), "ranks");
   expectRefused(ddl_comm_set_schedule(comm_, DDL_ALLREDUCE, "/nonexistent/schedule.json"), "/nonexistent/schedule.json");
   expectRefused(ddl_comm_set_timeout(comm_, 0.5), "seconds");
-  expectRefused(ddl_allreduce(comm_, nullptr, buffer.data(), buffer.size(), DDL_FLOAT32), "send");
-  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(9)), "type");
-  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(-1)), "type");
-  expectRefused(ddl_allreduce(nullptr, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32), "comm");
+  expectRefused(ddl_allreduce(comm_, nullptr, buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM), "send");
+  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(9), DDL_SUM), "type");
+  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), static_cast<ddl_datatype>(-1), DDL_SUM), "type");
+  expectRefused(ddl_allreduce(nullptr, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM), "comm");
+  expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, static_cast<ddl_op>(5)), "op");
+  expectRefused(ddl_reduce_scatter(comm_, buffer.data(), buffer.data(), 1, DDL_FLOAT32, static_cast<ddl_op>(-1)), "op");
+  if (size_ > 1 && size_ <= 8)  // recv overlaps send, at no rank's block: every rank refuses alike
+    expectRefused(ddl_reduce_scatter(comm_, buffer.data(), buffer.data() + 1, 2, DDL_FLOAT32, DDL_SUM), "recv");
   expectRefused(ddl_broadcast(comm_, buffer.data(), buffer.size(), DDL_FLOAT32, size_), "root");
-  expectRefused(ddl_iallreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, nullptr), "request");
+  expectRefused(ddl_iallreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM, nullptr), "request");
   expectRefused(ddl_wait(nullptr), "request");
   for (const float value : buffer) EXPECT_EQ(value, 1.0f);
   // The communicator still works after every refusal, with the last good choice.
@@ -329,7 +429,7 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
 }
 
 TEST(LibraryVersion, IsTheProjectsVersion) {
-  const std::string version = DDLSCALE_VERSION;  // "0.1.0", from CMake's project()
+  const std::string version = DDLSCALE_VERSION;  // "0.2.0", from CMake's project()
   const int major = std::atoi(version.c_str());
   const int minor = std::atoi(version.c_str() + version.find('.') + 1);
   const int patch = std::atoi(version.c_str() + version.rfind('.') + 1);

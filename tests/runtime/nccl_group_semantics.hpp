@@ -31,8 +31,8 @@ class NcclGroupSemantics final : public Transport {
     unissued_[channel].push_back({next_, false, peer, channel, data, bytes});
     return next_++;
   }
-  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type) override {
-    reductions_[inner_.postReduce(into, local, from, count, type)] = next_;
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override {
+    reductions_[inner_.postReduce(into, local, from, count, type, op)] = next_;
     return next_++;
   }
 

@@ -32,7 +32,7 @@ class RecordingTransport final : public Transport {
     if (repeated.slot >= 0) ++forgotten;
     repeated = {};
   }
-  RequestId postReduce(void*, const void*, const void*, std::size_t, DataType) override { return finish(); }
+  RequestId postReduce(void*, const void*, const void*, std::size_t, DataType, ReduceOp) override { return finish(); }
   void waitSome(std::chrono::milliseconds, std::vector<RequestId>& finished) override {
     finished.insert(finished.end(), done_.begin(), done_.end());
     done_.clear();

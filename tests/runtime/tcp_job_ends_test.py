@@ -40,7 +40,7 @@ for step in range(1000000):
         if failure == "dies":
             os._exit(9)
         os.kill(os.getpid(), signal.SIGSTOP)
-    check(ddl.ddl_allreduce(comm, buffer, buffer, ctypes.c_size_t(count), 0))
+    check(ddl.ddl_allreduce(comm, buffer, buffer, ctypes.c_size_t(count), 0, 0))
 """.replace("TIMEOUT_S", str(TIMEOUT_S))
 
 

@@ -248,7 +248,7 @@ TEST_F(DdlsimSimulate, TraceSimulatesTheTracedPointAloneAsTheSweepWould) {
 TEST_F(DdlsimRun, SaysItsVersionAndCommit) {
   const Result version = ddlsim("--version");
   EXPECT_EQ(version.exitCode, 0);
-  EXPECT_EQ(version.out.rfind("ddlsim 0.1.0 (commit ", 0), 0u) << version.out;
+  EXPECT_EQ(version.out.rfind("ddlsim 0.2.0 (commit ", 0), 0u) << version.out;
   EXPECT_EQ(version.err, "");
 }
 

@@ -1,6 +1,7 @@
 /* A program built against the installed libddlscale, as a framework would be: each rank allreduces a
  * vector of its own values with the algorithm given on the command line, while it goes on computing, and
- * checks the sum; then a broadcast and an all-gather. Exit status 0 where every rank's result is exact.
+ * checks the sum; then a broadcast, an all-gather, a reduce-scatter taking each block's maximum, and a count
+ * of wrong elements summed in int32. Exit status 0 where every rank's result is exact.
  *
  *   mpirun -np 4 allreduce_example [ALGORITHM [OPTIONS]]     (default: ring; "ddl" "dims=2x2", ...)
  *   allreduce_example --tcp RANK SIZE HOST:PORT [ALGORITHM [OPTIONS]]
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
   float* gradients = malloc(sizeof(float) * kCount);
   for (int i = 0; i < kCount; ++i) gradients[i] = (float)((i + rank) % 7);
   ddl_request request;
-  CHECK(ddl_iallreduce(comm, gradients, gradients, kCount, DDL_FLOAT32, &request));
+  CHECK(ddl_iallreduce(comm, gradients, gradients, kCount, DDL_FLOAT32, DDL_SUM, &request));
   double busy = 0; /* what a framework does meanwhile: the next layer's backward pass */
   for (int i = 0; i < 1000000; ++i) busy += i * 1e-9;
   CHECK(ddl_wait(request));
@@ -69,17 +70,34 @@ int main(int argc, char** argv) {
   float* gathered = malloc(sizeof(float) * (size_t)size);
   CHECK(ddl_allgather(comm, &mine, gathered, 1, DDL_FLOAT32));
   for (int r = 0; r < size; ++r) wrong += gathered[r] != (float)r;
+
+  /* A sharded optimizer's reduce-scatter: rank r keeps block r of the element-wise maximum. */
+  enum { kBlock = 1000 };
+  int* shards = malloc(sizeof(int) * kBlock * (size_t)size);
+  int mineMax[kBlock];
+  for (int i = 0; i < kBlock * size; ++i) shards[i] = (i * 31 + rank * 17) % 1009 - 500;
+  CHECK(ddl_reduce_scatter(comm, shards, mineMax, kBlock, DDL_INT32, DDL_MAX));
+  for (int i = 0; i < kBlock; ++i) {
+    const int at = rank * kBlock + i;
+    int expected = (at * 31) % 1009 - 500;
+    for (int r = 1; r < size; ++r) {
+      const int value = (at * 31 + r * 17) % 1009 - 500;
+      if (value > expected) expected = value;
+    }
+    wrong += mineMax[i] != expected;
+  }
+  free(shards);
   CHECK(ddl_barrier(comm));
 
   char description[64];
   CHECK(ddl_comm_describe(comm, DDL_ALLREDUCE, sizeof(float) * kCount, description, sizeof description));
-  /* Rank 0 reports every rank's count of wrong elements, summed by the library (exact: small integers);
-   * each rank's exit status is its own count's. */
-  float wrongEverywhere = (float)wrong;
-  CHECK(ddl_allreduce(comm, &wrongEverywhere, &wrongEverywhere, 1, DDL_FLOAT32));
+  /* Rank 0 reports every rank's count of wrong elements, summed by the library; each rank's exit status is
+   * its own count's. */
+  int wrongEverywhere = wrong;
+  CHECK(ddl_allreduce(comm, &wrongEverywhere, &wrongEverywhere, 1, DDL_INT32, DDL_SUM));
   if (rank == 0)
     printf("allreduce_example: %s on %d ranks, libddlscale %d: %d wrong elements (%g)\n", description, size,
-           ddl_version(), (int)wrongEverywhere, busy);
+           ddl_version(), wrongEverywhere, busy);
   free(gathered);
   free(gradients);
   CHECK(ddl_comm_destroy(comm));

@@ -87,7 +87,7 @@ TEST_F(LibraryNcclOnGpu, EveryAllreduceAlgorithmThatFitsSumsDeviceBuffersExactly
         send.fill(mine);
         float* out = inPlace ? send.data() : recv.data();
         ddl_request request = nullptr;
-        ASSERT_EQ(ddl_iallreduce(comm_, send.data(), out, count, DDL_FLOAT32, &request), DDL_SUCCESS) << ddl_last_error();
+        ASSERT_EQ(ddl_iallreduce(comm_, send.data(), out, count, DDL_FLOAT32, DDL_SUM, &request), DDL_SUCCESS) << ddl_last_error();
         ASSERT_EQ(ddl_wait(request), DDL_SUCCESS) << ddl_last_error();
         const std::vector<float> got = (inPlace ? send : recv).read();
         int wrong = 0;
@@ -123,7 +123,7 @@ TEST_F(LibraryNcclOnGpu, ABroadcastAndAnAllGatherMoveDeviceBytes) {
 TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
   std::vector<float> host(16, 1.0f);
   DeviceFloats device(16);
-  EXPECT_EQ(ddl_allreduce(comm_, host.data(), device.data(), 16, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_EQ(ddl_allreduce(comm_, host.data(), device.data(), 16, DDL_FLOAT32, DDL_SUM), DDL_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ddl_last_error()).find("send: host memory, on a communicator of GPU memory"), std::string::npos)
       << ddl_last_error();
   EXPECT_EQ(ddl_broadcast(comm_, host.data(), 16, DDL_FLOAT32, 0), DDL_INVALID_ARGUMENT);
@@ -133,7 +133,7 @@ TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
 TEST_F(LibraryNcclOnGpu, DeviceBuffersThatPartlyOverlapAreRefused) {
   // cudaMemcpy cannot move a buffer onto part of itself: GPU buffers are in place or apart.
   DeviceFloats buffer(32);
-  EXPECT_EQ(ddl_allreduce(comm_, buffer.data(), buffer.data() + 8, 16, DDL_FLOAT32), DDL_INVALID_ARGUMENT);
+  EXPECT_EQ(ddl_allreduce(comm_, buffer.data(), buffer.data() + 8, 16, DDL_FLOAT32, DDL_SUM), DDL_INVALID_ARGUMENT);
   EXPECT_NE(std::string(ddl_last_error()).find("overlaps recv without being in place"), std::string::npos) << ddl_last_error();
 }
 

@@ -1,5 +1,5 @@
-// The CUDA reduction kernels give the host reference's bits exactly, for every type, in place and out of
-// place, for lengths around every vector boundary, with pointers both equally and unequally misaligned
+// The CUDA reduction kernels give the host reference's bits exactly, for every type and operator, in
+// place and out of place, for lengths around every vector boundary, with pointers both equally and unequally misaligned
 // (the 16-byte vector path and the element path).
 
 #include <cuda_runtime_api.h>
@@ -31,9 +31,9 @@ DeviceBuffer deviceBuffer(std::size_t bytes) {
 
 class ReduceKernels : public testing::RequiresGpu {
  protected:
-  // Sums count elements at the given element offsets into three buffers, on the GPU and on the host, and
-  // returns how many result elements differ bit for bit.
-  std::int64_t mismatches(DataType type, std::size_t count, std::size_t outOffset, std::size_t aOffset, std::size_t bOffset,
+  // Reduces count elements at the given element offsets into three buffers, on the GPU and on the host,
+  // and returns how many result elements differ bit for bit.
+  std::int64_t mismatches(DataType type, ReduceOp op, std::size_t count, std::size_t outOffset, std::size_t aOffset, std::size_t bOffset,
                           bool inPlace) {
     const std::size_t size = sizeOf(type);
     const std::size_t capacity = (count + 16) * size;
@@ -51,11 +51,11 @@ class ReduceKernels : public testing::RequiresGpu {
     DDL_CUDA(cudaMemcpy(deviceA, a.data(), capacity, cudaMemcpyHostToDevice));
     DDL_CUDA(cudaMemcpy(deviceB, b.data(), capacity, cudaMemcpyHostToDevice));
     char* out = deviceOut + (inPlace ? aOffset : outOffset) * size;
-    launchSum(out, deviceA + aOffset * size, deviceB + bOffset * size, count, type, nullptr);
+    launchReduce(out, deviceA + aOffset * size, deviceB + bOffset * size, count, type, op, nullptr);
     DDL_CUDA(cudaDeviceSynchronize());
     std::vector<char> got(count * size + 1), expected(a.begin() + static_cast<std::ptrdiff_t>(aOffset * size),
                                                       a.begin() + static_cast<std::ptrdiff_t>((aOffset + count) * size));
-    addInto(expected.data(), expected.data(), b.data() + bOffset * size, count, type);
+    reduceInto(expected.data(), expected.data(), b.data() + bOffset * size, count, type, op);
     DDL_CUDA(cudaMemcpy(got.data(), out, count * size, cudaMemcpyDeviceToHost));
     std::int64_t differ = 0;
     for (std::size_t i = 0; i < count * size; i += size)
@@ -65,7 +65,9 @@ class ReduceKernels : public testing::RequiresGpu {
 };
 
 TEST_F(ReduceKernels, MatchTheHostReferenceBitForBitAtEveryLengthAndAlignment) {
-  for (DataType type : {DataType::Float32, DataType::Float64, DataType::BFloat16, DataType::Float16}) {
+  for (const ElementTypeInfo& info : kElementTypes)
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Product, ReduceOp::Min, ReduceOp::Max}) {
+    const DataType type = info.type;
     const std::size_t perVector = 16 / sizeOf(type);
     for (bool inPlace : {true, false})
       for (std::size_t count : {std::size_t{0}, std::size_t{1}, perVector - 1, perVector, perVector + 1, 2 * perVector + 1,
@@ -73,10 +75,26 @@ TEST_F(ReduceKernels, MatchTheHostReferenceBitForBitAtEveryLengthAndAlignment) {
         for (std::size_t aOffset : {std::size_t{0}, std::size_t{1}, perVector - 1})
           for (std::size_t bOffset : {aOffset, (aOffset + 1) % perVector}) {  // equally, then unequally misaligned
             const std::size_t outOffset = inPlace ? aOffset : bOffset;
-            EXPECT_EQ(mismatches(type, count, outOffset, aOffset, bOffset, inPlace), 0)
-                << toString(type) << (inPlace ? " in place" : " out of place") << ", " << count << " elements at offsets "
+            EXPECT_EQ(mismatches(type, op, count, outOffset, aOffset, bOffset, inPlace), 0)
+                << toString(type) << " " << toString(op) << (inPlace ? " in place" : " out of place") << ", " << count << " elements at offsets "
                 << outOffset << "/" << aOffset << "/" << bOffset;
           }
+    }
+}
+
+TEST_F(ReduceKernels, DivideAsTheHostDividesAnAverage) {
+  for (const ElementTypeInfo& info : kElementTypes) {
+    const DataType type = info.type;
+    const std::size_t count = 1001, size = sizeOf(type);
+    std::vector<char> host(count * size), expected(count * size), got(count * size);
+    for (std::size_t i = 0; i < count; ++i) writeValue(host.data(), static_cast<Elements>(i), static_cast<double>(i % 97) - 48, type);
+    expected = host;
+    divideElements(expected.data(), count, type, 3);
+    const DeviceBuffer buffer = deviceBuffer(count * size);
+    DDL_CUDA(cudaMemcpy(buffer.get(), host.data(), count * size, cudaMemcpyHostToDevice));
+    launchDivide(buffer.get(), count, type, 3, nullptr);
+    DDL_CUDA(cudaMemcpy(got.data(), buffer.get(), count * size, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got, expected) << toString(type);
   }
 }
 

@@ -4,14 +4,14 @@
  * communicator from an MPI communicator, and one started by another launcher (torchrun, Slurm, a script)
  * from its rank, the job's size and rank 0's address, over TCP; it chooses an algorithm per collective (by name with its options, by
  * a tuning table that `ddlsim tune` wrote, or from a schedule file that `ddlsim schedule --json` wrote),
- * and calls allreduce, all-gather, broadcast and barrier on host memory (or, built with CUDA, on GPU memory
- * over NCCL), synchronously or with a request to wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
+ * and calls allreduce, reduce-scatter, all-gather, broadcast and barrier on host memory (or, built with CUDA,
+ * on GPU memory over NCCL), synchronously or with a request to wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
  * MPI point-to-point messages or TCP connections.
  *
  *   ddl_comm comm;
  *   if (ddl_comm_init_mpi(MPI_COMM_WORLD, &comm) != DDL_SUCCESS) fprintf(stderr, "%s\n", ddl_last_error());
  *   ddl_comm_set_algorithm(comm, DDL_ALLREDUCE, "ddl", "dims=4x16x4");
- *   ddl_allreduce(comm, gradients, gradients, count, DDL_FLOAT32);   (in place)
+ *   ddl_allreduce(comm, gradients, gradients, count, DDL_FLOAT32, DDL_SUM);   (in place)
  *   ddl_comm_destroy(comm);                                            (before MPI_Finalize)
  *
  * or, without MPI, in each of the job's processes:
@@ -40,8 +40,17 @@
 #ifndef DDLSCALE_DDLSCALE_H
 #define DDLSCALE_DDLSCALE_H
 
-#include <mpi.h>
 #include <stddef.h>
+
+/* <mpi.h> is needed only by the communicators made from an MPI communicator (ddl_comm_init_mpi and
+ * ddl_comm_init_nccl): where the compiler finds no <mpi.h>, or DDLSCALE_NO_MPI is defined, this header
+ * declares everything else, so that a job without MPI builds against the TCP communicator alone. */
+#if !defined(DDLSCALE_NO_MPI) && defined(__has_include)
+#if __has_include(<mpi.h>)
+#include <mpi.h>
+#define DDLSCALE_HAS_MPI 1
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,7 +64,7 @@ extern "C" {
 
 /* The library's version: DDL_VERSION_MAJOR * 10000 + DDL_VERSION_MINOR * 100 + DDL_VERSION_PATCH. */
 #define DDL_VERSION_MAJOR 0
-#define DDL_VERSION_MINOR 1
+#define DDL_VERSION_MINOR 2
 #define DDL_VERSION_PATCH 0
 DDL_API int ddl_version(void);
 
@@ -75,13 +84,30 @@ typedef enum {
   DDL_FLOAT64 = 1,
   DDL_FLOAT16 = 2,
   DDL_BFLOAT16 = 3,
+  DDL_INT8 = 4, /* integers wrap on overflow (two's complement), as NCCL's do */
+  DDL_UINT8 = 5,
+  DDL_INT32 = 6,
+  DDL_INT64 = 7,
   DDL_DATATYPE_MIN_ENUM = -0x7fffffff - 1,
   DDL_DATATYPE_MAX_ENUM = 0x7fffffff
 } ddl_datatype;
 
+/* How a reduction combines the ranks' elements. DDL_AVG is the sum divided by the ranks at the end (integers
+ * divide truncating toward zero), as NCCL's ncclAvg. */
+typedef enum {
+  DDL_SUM = 0,
+  DDL_PROD = 1,
+  DDL_MIN = 2,
+  DDL_MAX = 3,
+  DDL_AVG = 4,
+  DDL_OP_MIN_ENUM = -0x7fffffff - 1,
+  DDL_OP_MAX_ENUM = 0x7fffffff
+} ddl_op;
+
 typedef enum {
   DDL_ALLREDUCE = 0,
   DDL_ALLGATHER = 1,
+  DDL_REDUCE_SCATTER = 2,
   DDL_COLLECTIVE_MIN_ENUM = -0x7fffffff - 1,
   DDL_COLLECTIVE_MAX_ENUM = 0x7fffffff
 } ddl_collective;
@@ -101,6 +127,7 @@ DDL_API const char* ddl_last_error(void);
  * every rank has come, waiting up to 30 s for the last one: where one never comes (it stopped, ended, or
  * called something else), DDL_INTERNAL_ERROR saying so, and the caller goes on (MPI cannot cancel the
  * duplicate left in progress, so `mpi_comm` is best not used for collectives after it). */
+#ifdef DDLSCALE_HAS_MPI
 DDL_API ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm);
 
 /* A communicator of GPU memory: every buffer its collectives take is memory of this rank's GPU, moved by
@@ -110,6 +137,7 @@ DDL_API ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm);
  * every rank alike, where the library was built without CUDA or a rank sees no GPU; a host buffer given to
  * its collectives is DDL_INVALID_ARGUMENT. */
 DDL_API ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm);
+#endif
 
 /* A communicator over TCP, for a job without MPI: each of the job's `size` processes calls it with its own
  * `rank` (0 .. size-1) and the same `root_address`, "host:port" (IPv4, a name or dotted), where rank 0
@@ -162,18 +190,28 @@ DDL_API ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, s
  * Buffers are host memory (GPU memory on a communicator of ddl_comm_init_nccl), not touched by the caller
  * until the collective completes; GPU buffers must hold their data when the call is made (the collective
  * runs on the communicator's own streams, not after work queued on the caller's: synchronise it first).
- * `send` may equal `recv` (in place); otherwise GPU buffers may not overlap (DDL_INVALID_ARGUMENT). Sums are in the element type (float16
- * and bfloat16 round each addition to nearest even), in the order the algorithm adds, which differs from one
- * algorithm to another. */
+ * `send` may equal `recv` (in place); otherwise GPU buffers may not overlap (DDL_INVALID_ARGUMENT). Reductions are in the element type
+ * (float16 and bfloat16 round each operation to nearest even; integers wrap), in the order the algorithm
+ * combines, which differs from one algorithm to another: float sums and products differ in their last bits
+ * between algorithms, minima, maxima and integer results do not. */
 
 /* With DDLSCALE_CHECK_AGREEMENT=1 in every rank's environment when the communicator is made, every collective
  * is checked so (a round trip through rank 0 per call: about 1 us, a few percent from 64 KiB up), and ranks
- * that disagree on the type or count get DDL_INVALID_ARGUMENT instead of wrong sums. */
+ * that disagree on the type, count or op get DDL_INVALID_ARGUMENT instead of wrong results. */
 
-/* Every rank's `recv` ends with the element-wise sum over the ranks of their `send` (`count` elements). */
-DDL_API ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type);
-DDL_API ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
+/* Every rank's `recv` ends with the element-wise reduction by `op` over the ranks of their `send` (`count`
+ * elements). */
+DDL_API ddl_result ddl_allreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_op op);
+DDL_API ddl_result ddl_iallreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type, ddl_op op,
                                   ddl_request* request);
+
+/* Rank r's `recv` (`recvcount` elements) ends with block r of the element-wise reduction by `op` over the
+ * ranks of their `send` (size x `recvcount` elements): the block at r x recvcount. `send` is left as it was.
+ * In place: `recv` is `send` + rank x recvcount. Runs the DDL_REDUCE_SCATTER choice. */
+DDL_API ddl_result ddl_reduce_scatter(ddl_comm comm, const void* send, void* recv, size_t recvcount, ddl_datatype type,
+                                      ddl_op op);
+DDL_API ddl_result ddl_ireduce_scatter(ddl_comm comm, const void* send, void* recv, size_t recvcount, ddl_datatype type,
+                                       ddl_op op, ddl_request* request);
 
 /* Every rank's `recv` (size x `count` elements) ends with rank r's `send` (`count` elements) at r x count.
  * In place: `send` is `recv` + rank x count. Runs the DDL_ALLGATHER choice. */
