@@ -4,7 +4,7 @@ namespace ddl {
 
 std::string describeCall(const CallShape& shape) {
   // Every field may come from another rank: anything out of range is named as such, never indexed.
-  static constexpr const char* kNames[] = {"allreduce", "allgather", "broadcast", "reduce-scatter"};
+  static constexpr const char* kNames[] = {"allreduce", "allgather", "broadcast", "reduce-scatter", "all-to-all"};
   static constexpr const char* kReductions[] = {"sum", "prod", "min", "max", "avg"};
   const auto kind = static_cast<std::size_t>(shape.kind);
   const auto reduction = static_cast<std::size_t>(shape.reduction);

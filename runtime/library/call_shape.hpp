@@ -14,7 +14,7 @@
 
 namespace ddl {
 
-enum class CallKind : std::int32_t { Allreduce, AllGather, Broadcast, ReduceScatter };
+enum class CallKind : std::int32_t { Allreduce, AllGather, Broadcast, ReduceScatter, AllToAll };
 
 struct CallShape {
   CallKind kind = CallKind::Allreduce;

@@ -34,6 +34,13 @@ bool apart(const void* a, const void* b, std::size_t bytes) { return apart(a, by
 // all-gather's only once its scatter is done. (NCCL makes a communicator per channel up to the highest.)
 constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 1;
 constexpr Channel kScatterChannel = 0;
+// An all-to-all runs alone on the communicator's thread, like a broadcast's scatter: channel 0 is free.
+constexpr Channel kAllToAllChannel = 0;
+// Point-to-point tag t goes on channel kPointToPointChannel - t, below the agreements' and above any
+// schedule's (programFor refuses programs that reach them), so that a send of one tag never matches a
+// receive of another.
+constexpr Channel kPointToPointChannel = kAgreementChannel - 1;
+constexpr Channel kLowestReservedChannel = kPointToPointChannel - (Communicator::kPointToPointTags - 1);
 
 // The channels `program` sends and receives on: 0 .. the result - 1.
 int channelsOf(const Program& program) {
@@ -218,7 +225,7 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
   auto program = std::make_shared<const Program>(choice.schedule ? choice.schedule->program(rank_)
                                                                  : makeSchedule(*chosen.algorithm, spec, chosen.options).program(rank_));
   // Reserved when it runs, in order on every rank (NCCL makes its channels' communicators collectively).
-  if (const int channels = channelsOf(*program); channels > kAgreementChannel)
+  if (const int channels = channelsOf(*program); channels > kLowestReservedChannel)
     throw InvalidArgument("algorithm", label + " uses " + std::to_string(channels) + " channels, more than MPI tags allow");
   if (programs_.size() == kKeptPrograms) programs_.clear();
   programs_[key] = program;
@@ -335,6 +342,74 @@ std::shared_ptr<CollectiveOutcome> Communicator::broadcast(void* buffer, Element
 std::shared_ptr<CollectiveOutcome> Communicator::barrier() {
   ++calls_;
   return issue([this] { runLowestAndHighest(0, "ddl_barrier: waiting for every rank to arrive"); });
+}
+
+std::size_t Communicator::messageBytes(Elements count, DataType type, const char* field) {
+  const double bytes = static_cast<double>(count) * static_cast<double>(sizeOf(type));
+  if (bytes > INT_MAX) throw InvalidArgument(field, "a message must stay below 2 GiB");
+  return static_cast<std::size_t>(bytes);
+}
+
+std::size_t Communicator::checkedPointToPoint(const void* buffer, Elements count, DataType type, Rank peer, int tag) const {
+  if (peer < 0 || peer >= size_ || peer == rank_)
+    throw InvalidArgument("peer", std::to_string(peer) + " is not another rank of " + std::to_string(size_));
+  if (tag < 0 || tag >= kPointToPointTags)
+    throw InvalidArgument("tag", std::to_string(tag) + " is not a tag of 0 .. " + std::to_string(kPointToPointTags - 1));
+  if (count > 0 && !buffer) throw InvalidArgument("buffer", "a null buffer");
+  return messageBytes(count, type, "count");
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::send(const void* buffer, Elements count, DataType type, Rank peer, int tag) {
+  const std::size_t bytes = checkedPointToPoint(buffer, count, type, peer, tag);
+  return issue([this, buffer, bytes, peer, tag] {
+    waitForAll(*transport_, {transport_->postSend(peer, kPointToPointChannel - tag, buffer, bytes)},
+               "a send to rank " + std::to_string(peer) + " (tag " + std::to_string(tag) + ")");
+  });
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::receive(void* buffer, Elements count, DataType type, Rank peer, int tag) {
+  const std::size_t bytes = checkedPointToPoint(buffer, count, type, peer, tag);
+  return issue([this, buffer, bytes, peer, tag] {
+    waitForAll(*transport_, {transport_->postReceive(peer, kPointToPointChannel - tag, buffer, bytes)},
+               "a receive from rank " + std::to_string(peer) + " (tag " + std::to_string(tag) + ")");
+  });
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::allToAll(const void* send, const Blocks& sent, void* recv, const Blocks& received,
+                                                          DataType type) {
+  const auto ranks = static_cast<std::size_t>(size_);
+  for (const auto* blocks : {&sent, &received})
+    if (blocks->counts.size() != ranks || blocks->offsets.size() != ranks)
+      throw InvalidArgument(blocks == &sent ? "sendcounts" : "recvcounts", "one count and one offset per rank");
+  const std::size_t elementBytes = sizeOf(type);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    messageBytes(sent.counts[r], type, "sendcounts");
+    messageBytes(received.counts[r], type, "recvcounts");
+    if ((sent.counts[r] > 0 && !send) || (received.counts[r] > 0 && !recv))
+      throw InvalidArgument(sent.counts[r] > 0 && !send ? "send" : "recv", "a null buffer");
+  }
+  const auto self = static_cast<std::size_t>(rank_);
+  if (sent.counts[self] != received.counts[self])
+    throw InvalidArgument("recvcounts", "this rank's own block is " + std::to_string(sent.counts[self]) + " elements sent but " +
+                                            std::to_string(received.counts[self]) + " received");
+  const CallShape shape = nextCall(CallKind::AllToAll, 0, type);
+  return issue([this, send, sent, recv, received, elementBytes, self, shape] {
+    if (checkEveryCall_) agreeOnCall(shape);
+    const auto* from = static_cast<const char*>(send);
+    auto* to = static_cast<char*>(recv);
+    auto at = [&](const Blocks& blocks, std::size_t r) { return static_cast<std::size_t>(blocks.offsets[r]) * elementBytes; };
+    auto bytes = [&](const Blocks& blocks, std::size_t r) { return static_cast<std::size_t>(blocks.counts[r]) * elementBytes; };
+    std::vector<RequestId> pending;
+    for (std::size_t r = 0; r < sent.counts.size(); ++r) {
+      if (r == self) continue;
+      if (received.counts[r] > 0)
+        pending.push_back(transport_->postReceive(static_cast<Rank>(r), kAllToAllChannel, to + at(received, r), bytes(received, r)));
+      if (sent.counts[r] > 0)
+        pending.push_back(transport_->postSend(static_cast<Rank>(r), kAllToAllChannel, from + at(sent, r), bytes(sent, r)));
+    }
+    if (bytes(sent, self) > 0) copyIn(to + at(received, self), from + at(sent, self), bytes(sent, self));
+    waitForAll(*transport_, std::move(pending), "an all-to-all");
+  });
 }
 
 std::pair<std::uint64_t, std::uint64_t> Communicator::lowestAndHighest(std::uint64_t value, const std::string& what) {

@@ -89,6 +89,22 @@ class Communicator {
   std::shared_ptr<CollectiveOutcome> broadcast(void* buffer, Elements count, DataType type, Rank root);
   std::shared_ptr<CollectiveOutcome> barrier();
 
+  // Point-to-point, in order with the collectives: `count` elements to or from `peer`, matched with the
+  // peer's receive or send of the same tag in the order each side issued them. A send completes once its
+  // bytes are sent (above the transport's eager limit, once the receive is posted), so two ranks that each
+  // send a large message to the other before receiving wait for each other until the timeout, as MPI_Send's
+  // unsafe programs do. Tags: 0 .. kPointToPointTags - 1.
+  static constexpr int kPointToPointTags = 1024;
+  std::shared_ptr<CollectiveOutcome> send(const void* buffer, Elements count, DataType type, Rank peer, int tag);
+  std::shared_ptr<CollectiveOutcome> receive(void* buffer, Elements count, DataType type, Rank peer, int tag);
+  // Every rank sends sendCounts[r] elements at sendOffsets[r] of `send` to rank r, and receives recvCounts[r]
+  // elements from rank r at recvOffsets[r] of `recv` (MPI_Alltoallv): every message posted at once.
+  struct Blocks {
+    std::vector<Elements> counts, offsets;
+  };
+  std::shared_ptr<CollectiveOutcome> allToAll(const void* send, const Blocks& sent, void* recv, const Blocks& received,
+                                              DataType type);
+
  private:
   // This rank's program of the `kind` collective of `count` elements of `type`, as chosen now: built once
   // per shape and choice, and kept (building a ring's program costs more than a small allreduce).
@@ -109,6 +125,10 @@ class Communicator {
   CallShape nextCall(CallKind kind, Elements count, DataType type, Rank root = -1, int reduction = -1) {
     return {kind, static_cast<std::int32_t>(type), count, root, reduction, ++calls_};
   }
+  // The bytes of a send or receive whose arguments are all valid (InvalidArgument naming the first that is not).
+  std::size_t checkedPointToPoint(const void* buffer, Elements count, DataType type, Rank peer, int tag) const;
+  // `count` elements of `type` as one message of at most 2 GiB (an MPI message's limit), named `field`.
+  static std::size_t messageBytes(Elements count, DataType type, const char* field);
   // Checks `reduction` is one of the five, and that an average divides nothing it cannot.
   static Reduction checkedReduction(Reduction reduction);
   // The scratch of a reduce-scatter's whole buffer, in the transport's memory, kept for the next call.

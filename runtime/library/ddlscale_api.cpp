@@ -213,6 +213,43 @@ std::shared_ptr<ddl::CollectiveOutcome> issueBroadcast(ddl_comm comm, void* buff
   return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
 }
 
+// Point-to-point and all-to-all move host memory only: their messages bypass the schedules' GPU staging.
+ddl::Communicator& hostOnly(ddl_comm comm) {
+  ddl::Communicator& communicator = checkedComm(comm);
+  if (comm->deviceMemory) throw Unsupported("point-to-point and all-to-all move host memory only, not a communicator of GPU memory");
+  return communicator;
+}
+
+std::shared_ptr<ddl::CollectiveOutcome> issueAllToAll(ddl_comm comm, const void* send, const size_t* sendcounts,
+                                                      const size_t* sdispls, void* recv, const size_t* recvcounts,
+                                                      const size_t* rdispls, ddl_datatype type) {
+  ddl::Communicator& communicator = hostOnly(comm);
+  const ddl::DataType checked = checkedType(type);
+  auto blocks = [&](const size_t* counts, const size_t* displacements, const char* field) {
+    if (!counts || !displacements) throw ddl::InvalidArgument(field, "a null array");
+    ddl::Communicator::Blocks out;
+    for (int r = 0; r < communicator.size(); ++r) {
+      out.counts.push_back(checkedCount(counts[r], communicator, false));
+      out.offsets.push_back(checkedCount(displacements[r], communicator, false));
+    }
+    return out;
+  };
+  const ddl::Communicator::Blocks sent = blocks(sendcounts, sdispls, "sendcounts");  // checked first, as declared
+  return communicator.allToAll(send, sent, recv, blocks(recvcounts, rdispls, "recvcounts"), checked);
+}
+
+std::shared_ptr<ddl::CollectiveOutcome> issueSend(ddl_comm comm, const void* buffer, size_t count, ddl_datatype type, int peer,
+                                                  int tag) {
+  ddl::Communicator& communicator = hostOnly(comm);
+  return communicator.send(buffer, checkedCount(count, communicator, false), checkedType(type), peer, tag);
+}
+
+std::shared_ptr<ddl::CollectiveOutcome> issueReceive(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer,
+                                                     int tag) {
+  ddl::Communicator& communicator = hostOnly(comm);
+  return communicator.receive(buffer, checkedCount(count, communicator, false), checkedType(type), peer, tag);
+}
+
 }  // namespace
 
 extern "C" {
@@ -342,6 +379,34 @@ ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatyp
 
 ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
   return issued("ddl_broadcast", nullptr, false, [&] { return issueBroadcast(comm, buffer, count, type, root); });
+}
+
+ddl_result ddl_alltoallv(ddl_comm comm, const void* send, const size_t* sendcounts, const size_t* sdispls, void* recv,
+                         const size_t* recvcounts, const size_t* rdispls, ddl_datatype type) {
+  return issued("ddl_alltoallv", nullptr, false,
+                [&] { return issueAllToAll(comm, send, sendcounts, sdispls, recv, recvcounts, rdispls, type); });
+}
+
+ddl_result ddl_ialltoallv(ddl_comm comm, const void* send, const size_t* sendcounts, const size_t* sdispls, void* recv,
+                          const size_t* recvcounts, const size_t* rdispls, ddl_datatype type, ddl_request* request) {
+  return issued("ddl_ialltoallv", request, true,
+                [&] { return issueAllToAll(comm, send, sendcounts, sdispls, recv, recvcounts, rdispls, type); });
+}
+
+ddl_result ddl_isend(ddl_comm comm, const void* buffer, size_t count, ddl_datatype type, int peer, int tag, ddl_request* request) {
+  return issued("ddl_isend", request, true, [&] { return issueSend(comm, buffer, count, type, peer, tag); });
+}
+
+ddl_result ddl_send(ddl_comm comm, const void* buffer, size_t count, ddl_datatype type, int peer, int tag) {
+  return issued("ddl_send", nullptr, false, [&] { return issueSend(comm, buffer, count, type, peer, tag); });
+}
+
+ddl_result ddl_irecv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag, ddl_request* request) {
+  return issued("ddl_irecv", request, true, [&] { return issueReceive(comm, buffer, count, type, peer, tag); });
+}
+
+ddl_result ddl_recv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag) {
+  return issued("ddl_recv", nullptr, false, [&] { return issueReceive(comm, buffer, count, type, peer, tag); });
 }
 
 ddl_result ddl_barrier(ddl_comm comm) {

@@ -437,6 +437,106 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::_allgather_base(at::Tensor&
   return allgather(outputs, inputs, options);
 }
 
+// The bytes of `tensor` in its own order, as a contiguous uint8 tensor (a view where it is contiguous).
+at::Tensor bytesOf(const at::Tensor& tensor) { return tensor.contiguous().reshape(-1).view(at::kByte); }
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::exchangedBytes(c10d::OpType type, std::vector<at::Tensor> outputs,
+                                                                    const at::Tensor& send, const std::vector<std::size_t>& sendBytes,
+                                                                    const at::Tensor& received,
+                                                                    const std::vector<std::size_t>& recvBytes,
+                                                                    std::function<void()> then) {
+  auto offsets = [](const std::vector<std::size_t>& counts) {
+    std::vector<std::size_t> at(counts.size(), 0);
+    for (std::size_t r = 1; r < counts.size(); ++r) at[r] = at[r - 1] + counts[r - 1];
+    return at;
+  };
+  const std::vector<std::size_t> sendAt = offsets(sendBytes), recvAt = offsets(recvBytes);
+  return issued(type, std::move(outputs), {send, received}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_ialltoallv(comm, send.data_ptr(), sendBytes.data(), sendAt.data(), received.data_ptr(), recvBytes.data(),
+                          recvAt.data(), DDL_UINT8, request);
+  }, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::alltoall_base(at::Tensor& output, at::Tensor& input,
+                                                                   std::vector<std::int64_t>& outputSplitSizes,
+                                                                   std::vector<std::int64_t>& inputSplitSizes,
+                                                                   const c10d::AllToAllOptions& /*options*/) {
+  checkHostDense(input, "all_to_all_single");
+  checkHostDense(output, "all_to_all_single");
+  TORCH_CHECK(input.scalar_type() == output.scalar_type(), "ddlscale: all_to_all_single: the output must have the input's type");
+  // Split along the first dimension: by the sizes given, or into equal parts where none are.
+  auto splitBytes = [&](const at::Tensor& tensor, const std::vector<std::int64_t>& sizes, const char* which) {
+    TORCH_CHECK(tensor.dim() > 0, "ddlscale: all_to_all_single: a ", which, " of no dimension cannot be split");
+    const std::int64_t rows = tensor.size(0);
+    const std::size_t rowBytes = rows == 0 ? 0 : static_cast<std::size_t>(tensor.numel() / rows) * tensor.element_size();
+    std::vector<std::size_t> bytes;
+    if (sizes.empty()) {
+      TORCH_CHECK(rows % size_ == 0, "ddlscale: all_to_all_single: the ", which, "'s ", rows, " rows do not split into ", size_,
+                  " equal parts");
+      bytes.assign(static_cast<std::size_t>(size_), static_cast<std::size_t>(rows / size_) * rowBytes);
+    } else {
+      TORCH_CHECK(static_cast<int>(sizes.size()) == size_ && std::accumulate(sizes.begin(), sizes.end(), std::int64_t{0}) == rows,
+                  "ddlscale: all_to_all_single: the ", which, "'s split sizes must be one per rank and add up to its ", rows, " rows");
+      for (const std::int64_t split : sizes) bytes.push_back(static_cast<std::size_t>(split) * rowBytes);
+    }
+    return bytes;
+  };
+  const std::vector<std::size_t> sendBytes = splitBytes(input, inputSplitSizes, "input");
+  const std::vector<std::size_t> recvBytes = splitBytes(output, outputSplitSizes, "output");
+  at::Tensor received = output.is_contiguous() ? output.view(-1).view(at::kByte) : at::empty({output.numel() * output.element_size()}, at::kByte);
+  std::function<void()> then;
+  if (!output.is_contiguous()) then = [output, received]() mutable { output.copy_(viewAs(received, 0, output)); };
+  return exchangedBytes(c10d::OpType::ALLTOALL_BASE, {output}, bytesOf(input), sendBytes, received, recvBytes, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::alltoall(std::vector<at::Tensor>& outputs, std::vector<at::Tensor>& inputs,
+                                                              const c10d::AllToAllOptions& /*options*/) {
+  TORCH_CHECK(static_cast<int>(inputs.size()) == size_ && static_cast<int>(outputs.size()) == size_,
+              "ddlscale: all_to_all takes one input and one output per rank, got ", inputs.size(), " and ", outputs.size());
+  std::vector<at::Tensor> sendParts;
+  std::vector<std::size_t> sendBytes, recvBytes;
+  std::size_t received = 0;
+  for (int r = 0; r < size_; ++r) {
+    checkHostDense(inputs[r], "all_to_all");
+    checkHostDense(outputs[r], "all_to_all");
+    TORCH_CHECK(inputs[r].scalar_type() == outputs[r].scalar_type(), "ddlscale: all_to_all: every output must have the inputs' type");
+    sendParts.push_back(bytesOf(inputs[r]));
+    sendBytes.push_back(static_cast<std::size_t>(sendParts.back().numel()));
+    recvBytes.push_back(static_cast<std::size_t>(outputs[r].numel()) * outputs[r].element_size());
+    received += recvBytes.back();
+  }
+  at::Tensor staged = at::empty({static_cast<std::int64_t>(received)}, at::kByte);
+  std::function<void()> then = [outputs, staged, recvBytes]() mutable {
+    std::size_t offset = 0;
+    for (std::size_t r = 0; r < outputs.size(); ++r) {
+      outputs[r].copy_(viewAs(staged, offset, outputs[r]));
+      offset += recvBytes[r];
+    }
+  };
+  return exchangedBytes(c10d::OpType::ALLTOALL, outputs, at::cat(sendParts), sendBytes, staged, recvBytes, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::send(std::vector<at::Tensor>& tensors, int dstRank, int tag) {
+  const at::Tensor& tensor = onlyTensor(tensors, "send");
+  checkHostDense(tensor, "send");
+  const at::Tensor data = bytesOf(tensor);
+  return issued(c10d::OpType::SEND, {tensor}, {data}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_isend(comm, data.data_ptr(), static_cast<std::size_t>(data.numel()), DDL_UINT8, dstRank, tag, request);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::recv(std::vector<at::Tensor>& tensors, int srcRank, int tag) {
+  const at::Tensor& tensor = onlyTensor(tensors, "recv");
+  checkHostDense(tensor, "recv");
+  at::Tensor data = tensor.is_contiguous() ? tensor.view(-1).view(at::kByte)
+                                           : at::empty({tensor.numel() * tensor.element_size()}, at::kByte);
+  std::function<void()> then;
+  if (!tensor.is_contiguous()) then = [tensor, data]() mutable { tensor.copy_(viewAs(data, 0, tensor)); };
+  return issued(c10d::OpType::RECV, {tensor}, {data}, [&](ddl_comm comm, ddl_request* request) {
+    return ddl_irecv(comm, data.data_ptr(), static_cast<std::size_t>(data.numel()), DDL_UINT8, srcRank, tag, request);
+  }, std::move(then));
+}
+
 c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::barrier(const c10d::BarrierOptions& /*options*/) {
   auto work = c10::make_intrusive<DdlscaleWork>(rank_, c10d::OpType::BARRIER, std::vector<at::Tensor>{});
   {

@@ -56,6 +56,13 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
                                         const c10d::GatherOptions& options = c10d::GatherOptions()) override;
   c10::intrusive_ptr<c10d::Work> scatter(std::vector<at::Tensor>& outputs, std::vector<std::vector<at::Tensor>>& inputs,
                                          const c10d::ScatterOptions& options = c10d::ScatterOptions()) override;
+  c10::intrusive_ptr<c10d::Work> alltoall_base(at::Tensor& output, at::Tensor& input, std::vector<std::int64_t>& outputSplitSizes,
+                                               std::vector<std::int64_t>& inputSplitSizes,
+                                               const c10d::AllToAllOptions& options = c10d::AllToAllOptions()) override;
+  c10::intrusive_ptr<c10d::Work> alltoall(std::vector<at::Tensor>& outputs, std::vector<at::Tensor>& inputs,
+                                          const c10d::AllToAllOptions& options = c10d::AllToAllOptions()) override;
+  c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor>& tensors, int dstRank, int tag) override;
+  c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor>& tensors, int srcRank, int tag) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options = c10d::BarrierOptions()) override;
 
   // Collective, as ddl_comm_set_algorithm and ddl_comm_set_tuning: the choice for the `collective`
@@ -83,6 +90,11 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
   // A reduce-scatter of `send` (the group's whole buffer, contiguous) into `output`.
   c10::intrusive_ptr<c10d::Work> reduceScatterInto(const at::Tensor& output, at::Tensor send, const c10d::ReduceOp& op,
                                                    const char* collective);
+  // Every rank's `sendBytes[r]` bytes of `send` (contiguous, in rank order) to rank r, and `recvBytes[r]`
+  // from rank r into `received` (contiguous, in rank order); `then` runs once it completed.
+  c10::intrusive_ptr<c10d::Work> exchangedBytes(c10d::OpType type, std::vector<at::Tensor> outputs, const at::Tensor& send,
+                                                const std::vector<std::size_t>& sendBytes, const at::Tensor& received,
+                                                const std::vector<std::size_t>& recvBytes, std::function<void()> then);
   // All-gathers `input`'s bytes (the same length on every rank) into a buffer of size blocks of
   // `unitBytes` each, and hands it to `unpack` once the collective has completed.
   using Unpack = std::function<void(const at::Tensor& gathered, std::size_t unitBytes)>;

@@ -166,6 +166,60 @@ class Gathering(unittest.TestCase):
             self.assertTrue(torch.equal(mine, values(rank, 5, torch.int64, seed=root)), f"root {root}")
 
 
+class AllToAll(unittest.TestCase):
+    def test_all_to_all_single_matches_gloo_in_equal_and_uneven_splits(self):
+        rank, ranks = dist.get_rank(), dist.get_world_size()
+        # Rank r sends q + r + 1 rows to rank q, and so receives r + q + 1 rows from rank q.
+        uneven_in = [q + rank + 1 for q in range(ranks)]
+        uneven_out = [rank + q + 1 for q in range(ranks)]
+        for label, rows_in, rows_out, splits_in, splits_out in (
+                ("equal", 2 * ranks, 2 * ranks, None, None),
+                ("uneven", sum(uneven_in), sum(uneven_out), uneven_in, uneven_out)):
+            data = values(rank, rows_in * 3, torch.int64, seed=7).view(rows_in, 3) + 10 * rank
+            outputs = []
+            for group in (None, GLOO):
+                output = torch.empty(rows_out, 3, dtype=torch.int64)
+                dist.all_to_all_single(output, data, splits_out, splits_in, group=group)
+                outputs.append(output)
+            self.assertTrue(torch.equal(outputs[0], outputs[1]), label)
+
+    def test_all_to_all_lists_put_each_ranks_tensor_in_its_place(self):
+        rank, ranks = dist.get_rank(), dist.get_world_size()
+        inputs = [torch.full((q + 1, 2), float(100 * rank + q)) for q in range(ranks)]
+        outputs = [torch.empty(rank + 1, 2) for _ in range(ranks)]
+        dist.all_to_all(outputs, inputs)
+        for q in range(ranks):
+            self.assertTrue(torch.equal(outputs[q], torch.full((rank + 1, 2), float(100 * q + rank))), f"from rank {q}")
+
+
+class PointToPoint(unittest.TestCase):
+    def test_send_and_recv_match_by_peer_and_tag(self):
+        rank, ranks = dist.get_rank(), dist.get_world_size()
+        following, preceding = (rank + 1) % ranks, (rank - 1) % ranks
+        # Every rank sends tag 3, then tag 0, to the following rank, and receives them the other way round.
+        works = [dist.isend(torch.full((5,), 30.0 + rank), following, tag=3),
+                 dist.isend(torch.full((4,), float(rank)), following, tag=0)]
+        zero, three = torch.empty(4), torch.empty(5)
+        dist.recv(zero, preceding, tag=0)
+        work = dist.irecv(three, preceding, tag=3)
+        work.wait()
+        for each in works:
+            each.wait()
+        self.assertTrue(torch.equal(zero, torch.full((4,), float(preceding))))
+        self.assertTrue(torch.equal(three, torch.full((5,), 30.0 + preceding)))
+
+    def test_a_strided_tensor_is_received_in_place(self):
+        rank, ranks = dist.get_rank(), dist.get_world_size()
+        if rank == 0:
+            for peer in range(1, ranks):
+                dist.send(torch.arange(6, dtype=torch.int32) + peer, peer)
+        else:
+            whole = torch.zeros(6, 2, dtype=torch.int32)
+            dist.recv(whole[:, 0], 0)
+            self.assertTrue(torch.equal(whole[:, 0], torch.arange(6, dtype=torch.int32) + rank))
+            self.assertTrue(torch.equal(whole[:, 1], torch.zeros(6, dtype=torch.int32)))
+
+
 class Refusals(unittest.TestCase):
     def refused(self, call, *words):
         assert_refused(self, call, *words)

@@ -238,6 +238,65 @@ TEST_F(LibraryApi, EveryReduceScatterAlgorithmLeavesEachRankItsBlock) {
   EXPECT_GE(ran, 1) << "the ring reduce-scatter takes any rank count";
 }
 
+TEST_F(LibraryApi, PointToPointMessagesMatchTheirTagInTheOrderIssued) {
+  if (size_ < 2) GTEST_SKIP() << "needs two ranks";
+  const int next = (rank_ + 1) % size_, previous = (rank_ + size_ - 1) % size_;
+  std::vector<std::int64_t> five(7, 500 + rank_), zero(3, rank_), firstZero(3, -1), secondZero(3, -1), gotFive(7, -1);
+  std::vector<std::int64_t> zeroAgain(3, 1000 + rank_);
+  // Tag 5 goes first but is received last: tags keep their own order.
+  ddl_request requests[5];
+  ASSERT_EQ(ddl_isend(comm_, five.data(), five.size(), DDL_INT64, next, 5, &requests[0]), DDL_SUCCESS) << ddl_last_error();
+  ASSERT_EQ(ddl_isend(comm_, zero.data(), zero.size(), DDL_INT64, next, 0, &requests[1]), DDL_SUCCESS) << ddl_last_error();
+  ASSERT_EQ(ddl_isend(comm_, zeroAgain.data(), zeroAgain.size(), DDL_INT64, next, 0, &requests[2]), DDL_SUCCESS);
+  ASSERT_EQ(ddl_irecv(comm_, firstZero.data(), firstZero.size(), DDL_INT64, previous, 0, &requests[3]), DDL_SUCCESS);
+  ASSERT_EQ(ddl_irecv(comm_, secondZero.data(), secondZero.size(), DDL_INT64, previous, 0, &requests[4]), DDL_SUCCESS);
+  ASSERT_EQ(ddl_recv(comm_, gotFive.data(), gotFive.size(), DDL_INT64, previous, 5), DDL_SUCCESS) << ddl_last_error();
+  for (ddl_request request : requests) ASSERT_EQ(ddl_wait(request), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_EQ(firstZero, std::vector<std::int64_t>(3, previous));
+  EXPECT_EQ(secondZero, std::vector<std::int64_t>(3, 1000 + previous));
+  EXPECT_EQ(gotFive, std::vector<std::int64_t>(7, 500 + previous));
+  // A blocking exchange in an order that cannot deadlock: even ranks send first.
+  if (size_ % 2 == 0) {
+    std::vector<float> out(100000, static_cast<float>(rank_)), in(100000, -1.0f);
+    const int partner = rank_ ^ 1;
+    if (rank_ % 2 == 0) {
+      ASSERT_EQ(ddl_send(comm_, out.data(), out.size(), DDL_FLOAT32, partner, 1), DDL_SUCCESS) << ddl_last_error();
+      ASSERT_EQ(ddl_recv(comm_, in.data(), in.size(), DDL_FLOAT32, partner, 1), DDL_SUCCESS) << ddl_last_error();
+    } else {
+      ASSERT_EQ(ddl_recv(comm_, in.data(), in.size(), DDL_FLOAT32, partner, 1), DDL_SUCCESS) << ddl_last_error();
+      ASSERT_EQ(ddl_send(comm_, out.data(), out.size(), DDL_FLOAT32, partner, 1), DDL_SUCCESS) << ddl_last_error();
+    }
+    EXPECT_EQ(in, std::vector<float>(100000, static_cast<float>(partner)));
+  }
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 1000, rank_, size_, true), 0) << "collectives after point-to-point";
+}
+
+TEST_F(LibraryApi, AnAllToAllvPutsEveryBlockWhereItsCountsSay) {
+  // Rank r sends q + r + 1 elements to rank q, valued 100 r + q, laid out in rank order.
+  const auto ranks = static_cast<std::size_t>(size_);
+  std::vector<size_t> sendCounts(ranks), sendOffsets(ranks), recvCounts(ranks), recvOffsets(ranks);
+  std::size_t sendTotal = 0, recvTotal = 0;
+  for (std::size_t q = 0; q < ranks; ++q) {
+    sendCounts[q] = q + static_cast<std::size_t>(rank_) + 1;
+    recvCounts[q] = static_cast<std::size_t>(rank_) + q + 1;
+    sendOffsets[q] = sendTotal;
+    recvOffsets[q] = recvTotal;
+    sendTotal += sendCounts[q];
+    recvTotal += recvCounts[q];
+  }
+  std::vector<std::int32_t> send(sendTotal), recv(recvTotal, -1);
+  for (std::size_t q = 0; q < ranks; ++q)
+    std::fill_n(send.begin() + static_cast<std::ptrdiff_t>(sendOffsets[q]), sendCounts[q], 100 * rank_ + static_cast<int>(q));
+  ASSERT_EQ(ddl_alltoallv(comm_, send.data(), sendCounts.data(), sendOffsets.data(), recv.data(), recvCounts.data(),
+                          recvOffsets.data(), DDL_INT32),
+            DDL_SUCCESS)
+      << ddl_last_error();
+  int wrong = 0;
+  for (std::size_t q = 0; q < ranks; ++q)
+    for (std::size_t i = 0; i < recvCounts[q]; ++i) wrong += recv[recvOffsets[q] + i] != 100 * static_cast<int>(q) + rank_;
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST_F(LibraryApi, RequestsCompleteWhicheverOrderTheyAreWaitedIn) {
   const std::size_t count = 20000;
   std::vector<std::vector<float>> buffers(4, std::vector<float>(count));
@@ -418,6 +477,10 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   expectRefused(ddl_allreduce(nullptr, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM), "comm");
   expectRefused(ddl_allreduce(comm_, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, static_cast<ddl_op>(5)), "op");
   expectRefused(ddl_reduce_scatter(comm_, buffer.data(), buffer.data(), 1, DDL_FLOAT32, static_cast<ddl_op>(-1)), "op");
+  expectRefused(ddl_send(comm_, buffer.data(), 4, DDL_FLOAT32, rank_, 0), "peer");
+  expectRefused(ddl_recv(comm_, buffer.data(), 4, DDL_FLOAT32, size_, 0), "peer");
+  if (size_ > 1) expectRefused(ddl_send(comm_, buffer.data(), 4, DDL_FLOAT32, (rank_ + 1) % size_, 1024), "tag");
+  expectRefused(ddl_alltoallv(comm_, buffer.data(), nullptr, nullptr, buffer.data(), nullptr, nullptr, DDL_FLOAT32), "sendcounts");
   if (size_ > 1 && size_ <= 8)  // recv overlaps send, at no rank's block: every rank refuses alike
     expectRefused(ddl_reduce_scatter(comm_, buffer.data(), buffer.data() + 1, 2, DDL_FLOAT32, DDL_SUM), "recv");
   expectRefused(ddl_broadcast(comm_, buffer.data(), buffer.size(), DDL_FLOAT32, size_), "root");

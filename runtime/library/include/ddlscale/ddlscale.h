@@ -4,8 +4,9 @@
  * communicator from an MPI communicator, and one started by another launcher (torchrun, Slurm, a script)
  * from its rank, the job's size and rank 0's address, over TCP; it chooses an algorithm per collective (by name with its options, by
  * a tuning table that `ddlsim tune` wrote, or from a schedule file that `ddlsim schedule --json` wrote),
- * and calls allreduce, reduce-scatter, all-gather, broadcast and barrier on host memory (or, built with CUDA,
- * on GPU memory over NCCL), synchronously or with a request to wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
+ * and calls allreduce, reduce-scatter, all-gather, broadcast, all-to-all, barrier, send and receive on host
+ * memory (or, built with CUDA, the collectives on GPU memory over NCCL), synchronously or with a request to
+ * wait on. The schedules are those ddlsim simulates and ddlrun measures, run by the same executor over
  * MPI point-to-point messages or TCP connections.
  *
  *   ddl_comm comm;
@@ -226,6 +227,30 @@ DDL_API ddl_result ddl_iallgather(ddl_comm comm, const void* send, void* recv, s
 DDL_API ddl_result ddl_broadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root);
 DDL_API ddl_result ddl_ibroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root,
                                   ddl_request* request);
+
+/* Every rank sends sendcounts[r] elements at sdispls[r] of `send` to rank r, and receives recvcounts[r]
+ * elements from rank r into `recv` at rdispls[r] (MPI_Alltoallv; counts and displacements in elements, one
+ * each per rank). Rank r's sendcounts[q] must equal rank q's recvcounts[r]; this rank's own block is copied.
+ * Moves bits: any type. Every message is at most 2 GiB. On a communicator of GPU memory: DDL_UNSUPPORTED. */
+DDL_API ddl_result ddl_alltoallv(ddl_comm comm, const void* send, const size_t* sendcounts, const size_t* sdispls, void* recv,
+                                 const size_t* recvcounts, const size_t* rdispls, ddl_datatype type);
+DDL_API ddl_result ddl_ialltoallv(ddl_comm comm, const void* send, const size_t* sendcounts, const size_t* sdispls,
+                                  void* recv, const size_t* recvcounts, const size_t* rdispls, ddl_datatype type,
+                                  ddl_request* request);
+
+/* ---- Point-to-point ------------------------------------------------------------------------------------
+ * `count` elements to or from rank `peer` (not this rank), matched with the peer's receive or send of the same
+ * `tag` (0 .. 1023) in the order each side issued them, in order with the communicator's collectives. A send
+ * completes once its bytes are on their way: above the eager limit (DDLSCALE_TCP_EAGER_LIMIT over TCP; MPI's
+ * own), only once the receive is posted, so two ranks that each send the other a large message before they
+ * receive wait for each other until the timeout, as MPI_Send's unsafe programs do. A receive must give the
+ * message's exact size. On a communicator of GPU memory: DDL_UNSUPPORTED. */
+DDL_API ddl_result ddl_send(ddl_comm comm, const void* buffer, size_t count, ddl_datatype type, int peer, int tag);
+DDL_API ddl_result ddl_isend(ddl_comm comm, const void* buffer, size_t count, ddl_datatype type, int peer, int tag,
+                             ddl_request* request);
+DDL_API ddl_result ddl_recv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag);
+DDL_API ddl_result ddl_irecv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag,
+                             ddl_request* request);
 
 /* Returns once every rank has called it, after this rank's earlier collectives on `comm` completed; a rank
  * that does not arrive within the timeout ends the job. */
