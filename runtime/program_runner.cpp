@@ -137,10 +137,12 @@ const ProgramRunner::Posted& ProgramRunner::posted(RequestId id) const {
 void ProgramRunner::run(const Program& program, const void* input, void* output, DataType type, ReduceOp op) {
   try {
     runSteps(program, input, output, type, op);
+  } catch (const TransportAbandoned&) {
+    throw;  // given up before: nothing of this run was left posted
   } catch (const std::exception& error) {
-    // End the job here, before the caller unwinds: the buffer and the staging that posted receives write
-    // into must outlive them, and both belong to frames an exception would leave.
-    transport_.abortJob("running a schedule (" + std::to_string(program.size()) + " steps): " + error.what());
+    // End the job (or give the transport up) here, before the caller unwinds: the buffer and the staging
+    // that posted receives write into must outlive them, and both belong to frames an exception would leave.
+    transport_.fail("running a schedule (" + std::to_string(program.size()) + " steps): " + error.what());
   }
 }
 

@@ -36,7 +36,8 @@ class ProgramRunner {
   // Runs `program` over `buffer`, which holds the collective's whole buffer of `type` elements, in place,
   // its reductions combining with `op` (a sum unless said otherwise).
   // If a peer stops answering, or anything else fails on the way (the transport, an allocation), ends the
-  // job through the transport's abortJob, with the messages still posted and their memory alive.
+  // job through the transport's abortJob, with the messages still posted and their memory alive; or, where
+  // the transport can be abandoned, gives it up and throws TransportAbandoned (Transport::fail).
   void run(const Program& program, void* buffer, DataType type, ReduceOp op = ReduceOp::Sum) {
     run(program, buffer, buffer, type, op);
   }

@@ -27,6 +27,13 @@ class TransportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A transport given up after a failure (Transport::abandon): it will never touch memory again, and every
+// later post or wait throws this, naming the first failure.
+class TransportAbandoned : public TransportError {
+ public:
+  using TransportError::TransportError;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -85,6 +92,22 @@ class Transport {
   // Ends the whole job at once with `message` and a non-zero status: what a rank does when a peer
   // never answers, so that no rank waits forever.
   [[noreturn]] virtual void abortJob(const std::string& message) = 0;
+
+  // Whether a failure can leave this transport given up with its process alive, instead of ending the job:
+  // where, once abandon() returns, nothing posted can write into memory any more (no thread but the
+  // caller's makes progress, so receives posted into a caller's buffer stay unwritten). Then abandon()
+  // closes what connects it to its peers (which see it gone and fail their own waits), and every later
+  // post or wait throws TransportAbandoned naming `why`. MPI cannot (a request in flight cannot be
+  // withdrawn from MPI safely): it ends the job.
+  virtual bool abandonable() const { return false; }
+  virtual void abandon(const std::string& why) { abortJob(why); }
+  // abortJob(what), or, where the transport can be abandoned, abandon(what) and throw TransportAbandoned:
+  // what a caller does once a wait has failed with memory of its own still posted.
+  [[noreturn]] void fail(const std::string& what) {
+    if (!abandonable()) abortJob(what);
+    abandon(what);
+    throw TransportAbandoned(what);
+  }
 
   // Every rank calls this together before running programs whose steps use channels 0 .. channels-1.
   // Transports whose channels need resources of their own create them here (NCCL has no message tags:

@@ -483,13 +483,16 @@ void Communicator::agreeOnCall(const CallShape& mine) {
 
 void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {
   std::set<RequestId> pending(requests.begin(), requests.end());
-  // A peer silent past the timeout ends the job (the transport throws when a wait outlasts it): a receive
-  // posted into a buffer of the caller's, or of this frame's, must never outlive the call.
+  // A peer silent past the timeout ends the job, or gives the transport up (the transport throws when a
+  // wait outlasts it): a receive posted into a buffer of the caller's, or of this frame's, must never be
+  // written after the call.
   try {
     while (!pending.empty())
       for (const RequestId id : waitSomeWithin(transport, timeout_)) pending.erase(id);
+  } catch (const TransportAbandoned&) {
+    throw;
   } catch (const std::exception& error) {
-    transport.abortJob(what + ": " + error.what());
+    transport.fail(what + ": " + error.what());
   }
 }
 
@@ -560,6 +563,8 @@ void Communicator::workLoop() {
       completion->finish(0, "");
     } catch (const InvalidArgument& error) {
       completion->finish(1, error.what());  // DDL_INVALID_ARGUMENT: what the ranks' calls disagree on
+    } catch (const TransportAbandoned& error) {
+      completion->finish(4, error.what());  // DDL_ABORTED: a peer was lost, the communicator is given up
     } catch (const std::exception& error) {
       completion->finish(3, error.what());  // DDL_INTERNAL_ERROR: arguments were checked when it was issued
     }

@@ -56,6 +56,8 @@ ddl_result guarded(const char* function, Call&& call) {
     return fail(DDL_INVALID_ARGUMENT, std::string(function) + ": " + error.what());
   } catch (const Unsupported& error) {
     return fail(DDL_UNSUPPORTED, std::string(function) + ": " + error.what());
+  } catch (const ddl::TransportAbandoned& error) {
+    return fail(DDL_ABORTED, std::string(function) + ": " + error.what());
   } catch (const std::bad_alloc&) {
     return fail(DDL_INTERNAL_ERROR, std::string(function) + ": out of memory");
   } catch (const std::exception& error) {

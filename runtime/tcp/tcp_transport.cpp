@@ -39,7 +39,18 @@ TcpTransport::TcpTransport(Rank rank, std::vector<tcp::Socket> links, std::size_
   for (std::size_t r = 0; r < links.size(); ++r) peers_[r].socket = std::move(links[r]);
 }
 
+void TcpTransport::refuseIfAbandoned() const {
+  if (!abandoned_.empty()) throw TransportAbandoned("the communicator was given up after a failure: " + abandoned_);
+}
+
+void TcpTransport::abandon(const std::string& why) {
+  if (abandoned_.empty()) abandoned_ = why;
+  // Closing every connection is how the peers learn of it: each fails its next wait on this rank.
+  for (Peer& peer : peers_) peer.socket.close();
+}
+
 TcpTransport::Peer& TcpTransport::checkedPeer(Rank peer, const char* what) {
+  refuseIfAbandoned();
   if (peer < 0 || peer >= size() || peer == rank_)
     throw TransportError(std::string(what) + " to or from " + rankName(peer) + ", which is not a peer of " + rankName(rank_) +
                          " in a job of " + std::to_string(size()));
@@ -291,6 +302,7 @@ void TcpTransport::sleepUntilReady(std::chrono::steady_clock::time_point deadlin
 }
 
 void TcpTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
+  refuseIfAbandoned();
   progress();
   if (finished_.empty()) {
     const auto deadline = std::chrono::steady_clock::now() + patience;

@@ -15,8 +15,10 @@
 // is ready or the deadline passes, so ranks that share a core leave it to whoever has work.
 //
 // A peer that closes its connection while something to or from it is pending fails the wait, naming it;
-// one that closes with nothing pending has simply finished. abortJob ends this process; its peers see its
-// connections close and end theirs, so a failed rank ends the whole job, as MPI_Abort does.
+// one that closes with nothing pending has simply finished. A failure gives the transport up (abandon):
+// it closes every connection, so its peers' waits on it fail and they give theirs up in turn, and no call
+// touches memory after it, so the process survives and its caller hears of it (libddlscale's DDL_ABORTED),
+// as NCCL's ncclCommAbort leaves a process alive. abortJob, for ddlrun, ends this process the same way.
 
 #include <deque>
 #include <map>
@@ -44,8 +46,12 @@ class TcpTransport final : public Transport {
   RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
+  bool abandonable() const override { return true; }
+  void abandon(const std::string& why) override;
 
  private:
+  // Throws TransportAbandoned where the transport was given up: before anything touches a socket or memory.
+  void refuseIfAbandoned() const;
   // What a frame on the wire is: a message with its bytes, a request to send one, the receiver's clearance
   // of the oldest request on that channel, or the bytes of a cleared message.
   enum class Frame : std::uint32_t { Eager = 0, Request = 1, Clear = 2, Payload = 3 };
@@ -122,6 +128,7 @@ class TcpTransport final : public Transport {
   RequestId next_ = 0;
   std::vector<RequestId> finished_;
   std::size_t pending_ = 0;  // sends and receives posted and not finished
+  std::string abandoned_;    // why the transport was given up; empty while it works
 };
 
 }  // namespace ddl

@@ -1,6 +1,8 @@
-"""A job of libddlscale over TCP (ddl_comm_init_tcp, no MPI) ends when one rank dies or freezes, as an MPI
-job does: every other rank ends with status 3 and a message that names the lost rank, within the timeout
-(2 s here) and the time it takes the word to pass from rank to rank. No process outlives the job.
+"""A job of libddlscale over TCP (ddl_comm_init_tcp, no MPI) hears of it when one rank dies or freezes:
+every other rank's call returns DDL_ABORTED with a message that names the lost rank, within the timeout (2 s
+here) and the time it takes the word to pass from rank to rank, and the process goes on (NCCL's
+ncclCommAbort, not MPI_Abort): every later call on the communicator returns DDL_ABORTED at once, and
+ddl_comm_destroy frees it. Each rank's script then exits with status 4 of its own accord; none hangs.
 
 Each rank is a process of its own that calls the C API through ctypes, as a framework's binding would, and
 allreduces in a loop; one rank dies (os._exit) or stops (SIGSTOP) after a few steps.
@@ -27,13 +29,20 @@ library, rank, size, address, failure = sys.argv[1], int(sys.argv[2]), int(sys.a
 ddl = ctypes.CDLL(library)
 ddl.ddl_last_error.restype = ctypes.c_char_p
 comm = ctypes.c_void_p()
+DDL_ABORTED = 4
 def check(result):
+    if result == DDL_ABORTED:
+        message = ddl.ddl_last_error().decode()
+        again = ddl.ddl_allreduce(comm, buffer, buffer, ctypes.c_size_t(1), 0, 0)
+        destroyed = ddl.ddl_comm_destroy(comm)
+        print("rank %d: %s; then %d, destroyed %d" % (rank, message, again, destroyed), file=sys.stderr, flush=True)
+        sys.exit(4)
     if result != 0:
         sys.exit("rank %d: %s" % (rank, ddl.ddl_last_error().decode()))
-check(ddl.ddl_comm_init_tcp(rank, size, address.encode(), ctypes.byref(comm)))
-check(ddl.ddl_comm_set_timeout(comm, ctypes.c_double(TIMEOUT_S)))
 count = 1 << 16
 buffer = (ctypes.c_float * count)()
+check(ddl.ddl_comm_init_tcp(rank, size, address.encode(), ctypes.byref(comm)))
+check(ddl.ddl_comm_set_timeout(comm, ctypes.c_double(TIMEOUT_S)))
 for step in range(1000000):
     if rank == size - 1 and step == 20:
         print("failing", flush=True)
@@ -72,8 +81,9 @@ class TcpJobEnds(unittest.TestCase):
 
     def check(self, outcomes, limit_s, lost):
         for rank, (status, errors, ended_s) in enumerate(outcomes):
-            self.assertEqual(status, 3, "rank %d: %s" % (rank, errors))
-            self.assertIn("ddlscale: rank %d:" % rank, errors)
+            self.assertEqual(status, 4, "rank %d: %s" % (rank, errors))
+            self.assertIn("rank %d: running a schedule" % rank, errors)
+            self.assertIn("; then 4, destroyed 0", errors, "a later call is refused at once and destroy works")
             self.assertRegex(errors, lost)
             self.assertLess(ended_s, limit_s, "rank %d ended %.1f s after the failure" % (rank, ended_s))
 

@@ -27,9 +27,12 @@
  * is found before anything runs: this rank ran nothing and touched no buffer. (Bad arguments that differ
  * between ranks, a count one rank gives and another does not, are the caller's error, as in MPI.) A peer that stops answering for longer than the timeout (ddl_comm_set_timeout,
  * 30 s by default) ends the whole MPI job through MPI_Abort, with a message naming the wait, as ddlrun
- * does: the other ranks cannot be left waiting in a collective that will never complete. Over TCP the
- * rank that gives up ends its own process (status 3) after closing its connections, and every rank that
- * then waits on it ends too, so the job ends: a launcher that watches its processes sees each fail.
+ * does: the other ranks cannot be left waiting in a collective that will never complete, and MPI cannot
+ * withdraw a message in flight. Over TCP the call returns DDL_ABORTED instead, naming the wait, and the
+ * process goes on: the rank gives its communicator up (closing its connections, as NCCL's ncclCommAbort
+ * does), never touches the call's buffers again, and every rank then waiting on it hears the same within
+ * its own timeout; each destroys its communicator and decides what to do (a framework raises, a launcher
+ * restarts the job).
  *
  * Threads: calls on one communicator may come from any thread MPI allows to call it, one at a time, and
  * every rank must issue the communicator's collectives in the same order, as in MPI. Where MPI was
@@ -74,6 +77,8 @@ typedef enum {
   DDL_INVALID_ARGUMENT = 1, /* a bad argument: an unknown algorithm, options it does not take, a null buffer */
   DDL_UNSUPPORTED = 2,      /* valid, but not on this build or this communicator (device memory without CUDA) */
   DDL_INTERNAL_ERROR = 3,   /* a failure inside the library (an allocation); the message says which */
+  DDL_ABORTED = 4,          /* a peer was lost (silent past the timeout, or gone): the communicator is given up, every
+                               later call on it returns DDL_ABORTED, and ddl_comm_destroy frees it (TCP only) */
   DDL_RESULT_MIN_ENUM = -0x7fffffff - 1,
   DDL_RESULT_MAX_ENUM = 0x7fffffff
 } ddl_result;
