@@ -1,7 +1,8 @@
 /* A program built against the installed libddlscale, as a framework would be: each rank allreduces a
  * vector of its own values with the algorithm given on the command line, while it goes on computing, and
- * checks the sum; then a broadcast, an all-gather, a reduce-scatter taking each block's maximum, and a count
- * of wrong elements summed in int32. Exit status 0 where every rank's result is exact.
+ * checks the sum; then a broadcast, an all-gather, a reduce-scatter taking each block's maximum, a message
+ * passed round the ring of ranks, an all-to-all, and a count of wrong elements summed in int32. Exit status
+ * 0 where every rank's result is exact.
  *
  *   mpirun -np 4 allreduce_example [ALGORITHM [OPTIONS]]     (default: ring; "ddl" "dims=2x2", ...)
  *   allreduce_example --tcp RANK SIZE HOST:PORT [ALGORITHM [OPTIONS]]
@@ -87,6 +88,34 @@ int main(int argc, char** argv) {
     wrong += mineMax[i] != expected;
   }
   free(shards);
+
+  /* Point-to-point round the ring: even ranks send first, so no two ranks wait on each other. */
+  if (size > 1) {
+    long long token = 1000 + rank, heard = -1;
+    const int next = (rank + 1) % size, previous = (rank + size - 1) % size;
+    ddl_request sent;
+    CHECK(ddl_isend(comm, &token, 1, DDL_INT64, next, 7, &sent));
+    CHECK(ddl_recv(comm, &heard, 1, DDL_INT64, previous, 7));
+    CHECK(ddl_wait(sent));
+    wrong += heard != 1000 + previous;
+  }
+
+  /* All-to-all: rank r sends the value 100 r + q to rank q, one element each. */
+  size_t* ones = malloc(sizeof(size_t) * (size_t)size);
+  size_t* offsets = malloc(sizeof(size_t) * (size_t)size);
+  int* outgoing = malloc(sizeof(int) * (size_t)size);
+  int* incoming = malloc(sizeof(int) * (size_t)size);
+  for (int q = 0; q < size; ++q) {
+    ones[q] = 1;
+    offsets[q] = (size_t)q;
+    outgoing[q] = 100 * rank + q;
+  }
+  CHECK(ddl_alltoallv(comm, outgoing, ones, offsets, incoming, ones, offsets, DDL_INT32));
+  for (int q = 0; q < size; ++q) wrong += incoming[q] != 100 * q + rank;
+  free(ones);
+  free(offsets);
+  free(outgoing);
+  free(incoming);
   CHECK(ddl_barrier(comm));
 
   char description[64];

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -118,6 +119,46 @@ TEST_F(LibraryNcclOnGpu, ABroadcastAndAnAllGatherMoveDeviceBytes) {
   const std::vector<float> all = gathered.read();
   for (int r = 0; r < size_; ++r) EXPECT_EQ(all[static_cast<std::size_t>(r)], static_cast<float>(r));
   EXPECT_EQ(ddl_barrier(comm_), DDL_SUCCESS) << ddl_last_error();
+}
+
+TEST_F(LibraryNcclOnGpu, MaximaAveragesAndAReduceScatterOfDeviceBuffersAreExact) {
+  // Float values that are small integers: maxima, averages over the ranks (a sum, then a division on the
+  // GPU) and the reduce-scatter's blocks are exact in every order.
+  constexpr std::size_t kBlock = 4099;
+  const std::size_t count = kBlock * static_cast<std::size_t>(size_);
+  std::vector<float> mine(count);
+  for (std::size_t i = 0; i < count; ++i) mine[i] = valueOf(i, rank_);
+  for (const ddl_op op : {DDL_MAX, DDL_AVG}) {
+    DeviceFloats buffer(count);
+    buffer.fill(mine);
+    ASSERT_EQ(ddl_allreduce(comm_, buffer.data(), buffer.data(), count, DDL_FLOAT32, op), DDL_SUCCESS) << ddl_last_error();
+    const std::vector<float> got = buffer.read();
+    int wrong = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      float expected = op == DDL_MAX ? valueOf(i, 0) : 0.0f;
+      for (int r = 0; r < size_; ++r) expected = op == DDL_MAX ? std::max(expected, valueOf(i, r)) : expected + valueOf(i, r);
+      if (op == DDL_AVG) expected /= static_cast<float>(size_);
+      wrong += got[i] != expected;
+    }
+    EXPECT_EQ(wrong, 0) << "op " << op;
+  }
+  DeviceFloats whole(count), block(kBlock);
+  whole.fill(mine);
+  ASSERT_EQ(ddl_reduce_scatter(comm_, whole.data(), block.data(), kBlock, DDL_FLOAT32, DDL_SUM), DDL_SUCCESS) << ddl_last_error();
+  const std::vector<float> got = block.read();
+  int wrong = 0;
+  for (std::size_t i = 0; i < kBlock; ++i) {
+    float sum = 0;
+    for (int r = 0; r < size_; ++r) sum += valueOf(static_cast<std::size_t>(rank_) * kBlock + i, r);
+    wrong += got[i] != sum;
+  }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_TRUE(whole.read() == mine) << "send is left as it was";
+}
+
+TEST_F(LibraryNcclOnGpu, PointToPointIsRefusedAsUnsupportedOnDeviceMemory) {
+  DeviceFloats buffer(4);
+  EXPECT_EQ(ddl_send(comm_, buffer.data(), 4, DDL_FLOAT32, (rank_ + 1) % std::max(size_, 2), 0), DDL_UNSUPPORTED);
 }
 
 TEST_F(LibraryNcclOnGpu, AHostBufferIsRefusedBeforeAnythingRuns) {
