@@ -13,6 +13,7 @@
 #include "common/byte_sizes.hpp"
 #include "common/invalid_argument.hpp"
 #include "runtime/library/communicator.hpp"
+#include "runtime/library/handle_table.hpp"
 #include "runtime/mpi/mpi_transport.hpp"
 #include "runtime/tcp/tcp_mesh.hpp"
 #include "runtime/tcp/tcp_transport.hpp"
@@ -34,6 +35,28 @@ struct ddl_request_s {
 namespace {
 
 thread_local std::string lastError;
+
+// The live communicators and requests, by handle (handle_table.hpp says why handles are not pointers).
+ddl::HandleTable<ddl_comm_s>& communicators() {
+  static ddl::HandleTable<ddl_comm_s> table;
+  return table;
+}
+ddl::HandleTable<ddl_request_s>& requests() {
+  static ddl::HandleTable<ddl_request_s> table;
+  return table;
+}
+std::uintptr_t numberOf(const void* handle) { return reinterpret_cast<std::uintptr_t>(handle); }
+ddl_comm commHandle(std::unique_ptr<ddl_comm_s> comm) {
+  return reinterpret_cast<ddl_comm>(communicators().add(std::move(comm)));
+}
+
+// The communicator a handle names: InvalidArgument for a null one, or one destroyed or never made.
+ddl_comm_s& liveComm(ddl_comm comm) {
+  if (!comm) throw ddl::InvalidArgument("comm", "a null communicator");
+  ddl_comm_s* live = communicators().find(numberOf(comm));
+  if (!live) throw ddl::InvalidArgument("comm", "not a live communicator (destroyed, or never made by ddl_comm_init_*)");
+  return *live;
+}
 
 // Valid, but not on this build or this machine: DDL_UNSUPPORTED.
 class Unsupported : public std::runtime_error {
@@ -118,10 +141,7 @@ ddl::CollectiveKind checkedKind(ddl_collective collective) {
   return out;
 }
 
-ddl::Communicator& checkedComm(ddl_comm comm) {
-  if (!comm || !comm->communicator) throw ddl::InvalidArgument("comm", "a null communicator");
-  return *comm->communicator;
-}
+ddl::Communicator& checkedComm(ddl_comm comm) { return *liveComm(comm).communicator; }
 
 ddl::Elements checkedCount(size_t count, const ddl::Communicator& comm, bool perRank) {
   const auto limit = static_cast<size_t>(std::numeric_limits<ddl::Elements>::max() / (perRank ? comm.size() : 1));
@@ -168,7 +188,7 @@ void checkMemory(const ddl_comm_s& comm, const void* buffer, const char* field) 
 // A collective issued with a request, or waited for at once without one.
 ddl_result finishOrHandOver(std::shared_ptr<ddl::CollectiveOutcome> completion, ddl_request* request) {
   if (request) {
-    *request = new ddl_request_s{std::move(completion)};
+    *request = reinterpret_cast<ddl_request>(requests().add(std::make_unique<ddl_request_s>(ddl_request_s{std::move(completion)})));
     return DDL_SUCCESS;
   }
   completion->wait();
@@ -189,36 +209,36 @@ ddl_result issued(const char* function, ddl_request* request, bool requestRequir
 std::shared_ptr<ddl::CollectiveOutcome> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
                                                        ddl_op op) {
   ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(*comm, send, "send");
-  checkMemory(*comm, recv, "recv");
+  checkMemory(liveComm(comm), send, "send");
+  checkMemory(liveComm(comm), recv, "recv");
   return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type), checkedOp(op));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueReduceScatter(ddl_comm comm, const void* send, void* recv, size_t recvcount,
                                                            ddl_datatype type, ddl_op op) {
   ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(*comm, send, "send");
-  checkMemory(*comm, recv, "recv");
+  checkMemory(liveComm(comm), send, "send");
+  checkMemory(liveComm(comm), recv, "recv");
   return communicator.reduceScatter(send, recv, checkedCount(recvcount, communicator, true), checkedType(type), checkedOp(op));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
   ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(*comm, send, "send");
-  checkMemory(*comm, recv, "recv");
+  checkMemory(liveComm(comm), send, "send");
+  checkMemory(liveComm(comm), recv, "recv");
   return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueBroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
   ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(*comm, buffer, "buffer");
+  checkMemory(liveComm(comm), buffer, "buffer");
   return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
 }
 
 // Point-to-point and all-to-all move host memory only: their messages bypass the schedules' GPU staging.
 ddl::Communicator& hostOnly(ddl_comm comm) {
   ddl::Communicator& communicator = checkedComm(comm);
-  if (comm->deviceMemory) throw Unsupported("point-to-point and all-to-all move host memory only, not a communicator of GPU memory");
+  if (liveComm(comm).deviceMemory) throw Unsupported("point-to-point and all-to-all move host memory only, not a communicator of GPU memory");
   return communicator;
 }
 
@@ -263,7 +283,9 @@ const char* ddl_last_error(void) { return lastError.c_str(); }
 ddl_result ddl_comm_init_mpi(MPI_Comm mpi_comm, ddl_comm* comm) {
   return guarded("ddl_comm_init_mpi", [&] {
     checkedMpiComm(mpi_comm, comm);
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout), mpiThreadMultiple())};
+    *comm = commHandle(std::make_unique<ddl_comm_s>(ddl_comm_s{
+        std::make_unique<ddl::Communicator>(ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout),
+                                            mpiThreadMultiple())}));
   });
 }
 
@@ -279,7 +301,8 @@ ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm) {
       throw Unsupported(why.empty() ? "another rank sees no CUDA GPU" : "this rank sees no CUDA GPU: " + why);
     auto control = ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout);
     auto data = std::make_unique<ddl::NcclTransport>(control->communicator());
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(data), mpiThreadMultiple(), std::move(control)), true};
+    *comm = commHandle(std::make_unique<ddl_comm_s>(
+        ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(data), mpiThreadMultiple(), std::move(control)), true}));
 #else
     throw Unsupported("this libddlscale was built without CUDA (DDLSCALE_CUDA=OFF): it moves host memory only");
 #endif
@@ -296,12 +319,16 @@ ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_c
     const auto deadline = ddl::tcp::Clock::now() + ddl::Communicator::kDefaultTimeout;
     // connectMesh checks the rank and the size before it touches the network.
     auto transport = std::make_unique<ddl::TcpTransport>(rank, ddl::tcp::connectMesh(rank, size, root, deadline), eagerLimit);
-    *comm = new ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(transport), true)};
+    *comm = commHandle(std::make_unique<ddl_comm_s>(ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(transport), true)}));
   });
 }
 
 ddl_result ddl_comm_destroy(ddl_comm comm) {
-  return guarded("ddl_comm_destroy", [&] { delete comm; });
+  return guarded("ddl_comm_destroy", [&] {
+    if (!comm) return;  // null is ignored, as free(NULL)
+    if (!communicators().remove(numberOf(comm)))
+      throw ddl::InvalidArgument("comm", "not a live communicator (destroyed already, or never made by ddl_comm_init_*)");
+  });
 }
 
 ddl_result ddl_comm_rank(ddl_comm comm, int* rank) {
@@ -417,7 +444,8 @@ ddl_result ddl_barrier(ddl_comm comm) {
 
 ddl_result ddl_wait(ddl_request request) {
   if (!request) return fail(DDL_INVALID_ARGUMENT, "ddl_wait: request: a null request");
-  std::unique_ptr<ddl_request_s> owned(request);
+  std::unique_ptr<ddl_request_s> owned = requests().remove(numberOf(request));
+  if (!owned) return fail(DDL_INVALID_ARGUMENT, "ddl_wait: request: not a live request (waited for already, or never made)");
   owned->completion->wait();
   if (owned->completion->result() != 0)
     return fail(static_cast<ddl_result>(owned->completion->result()), owned->completion->message());
@@ -427,7 +455,9 @@ ddl_result ddl_wait(ddl_request request) {
 ddl_result ddl_test(ddl_request request, int* done) {
   if (!request) return fail(DDL_INVALID_ARGUMENT, "ddl_test: request: a null request");
   if (!done) return fail(DDL_INVALID_ARGUMENT, "ddl_test: done: a null pointer");
-  *done = request->completion->done() ? 1 : 0;
+  const ddl_request_s* live = requests().find(numberOf(request));
+  if (!live) return fail(DDL_INVALID_ARGUMENT, "ddl_test: request: not a live request (waited for already, or never made)");
+  *done = live->completion->done() ? 1 : 0;
   return DDL_SUCCESS;
 }
 

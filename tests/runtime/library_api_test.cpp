@@ -491,6 +491,31 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   EXPECT_EQ(wrongAfterAllreduce(comm_, 1000, rank_, size_, true), 0);
 }
 
+TEST(LibraryHandles, AHandleUsedAfterItWasDestroyedOrNeverMadeIsRefusedNotFollowed) {
+  ddl_comm comm = nullptr;
+  ASSERT_EQ(makeCommunicator(&comm), DDL_SUCCESS) << ddl_last_error();
+  std::vector<float> buffer(8, 1.0f);
+  ddl_request request = nullptr;
+  ASSERT_EQ(ddl_iallreduce(comm, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM, &request), DDL_SUCCESS);
+  ASSERT_EQ(ddl_wait(request), DDL_SUCCESS) << ddl_last_error();
+  expectRefused(ddl_wait(request), "not a live request");
+  int done = 0;
+  expectRefused(ddl_test(request, &done), "not a live request");
+  ASSERT_EQ(ddl_comm_destroy(comm), DDL_SUCCESS) << ddl_last_error();
+  expectRefused(ddl_allreduce(comm, buffer.data(), buffer.data(), buffer.size(), DDL_FLOAT32, DDL_SUM), "not a live communicator");
+  expectRefused(ddl_comm_destroy(comm), "not a live communicator");
+  int rank = -1;
+  expectRefused(ddl_comm_rank(reinterpret_cast<ddl_comm>(&buffer), &rank), "not a live communicator");  // never made
+  EXPECT_EQ(rank, -1);
+  EXPECT_EQ(ddl_comm_destroy(nullptr), DDL_SUCCESS);  // null is ignored, as free(NULL)
+  // A communicator made afterwards has a handle of its own: the destroyed one never names it.
+  ddl_comm next = nullptr;
+  ASSERT_EQ(makeCommunicator(&next), DDL_SUCCESS) << ddl_last_error();
+  EXPECT_NE(next, comm);
+  expectRefused(ddl_comm_rank(comm, &rank), "not a live communicator");
+  EXPECT_EQ(ddl_comm_destroy(next), DDL_SUCCESS);
+}
+
 TEST(LibraryVersion, IsTheProjectsVersion) {
   const std::string version = DDLSCALE_VERSION;  // "0.2.0", from CMake's project()
   const int major = std::atoi(version.c_str());

@@ -157,7 +157,9 @@ DDL_API ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm);
  * Messages go in this machine's byte order: the ranks run one build on one kind of machine. */
 DDL_API ddl_result ddl_comm_init_tcp(int rank, int size, const char* root_address, ddl_comm* comm);
 
-/* Collective: waits for the communicator's collectives still in flight, then frees it. Null is ignored. */
+/* Collective: waits for the communicator's collectives still in flight, then frees it. Null is ignored.
+ * Handles are never reused: a communicator (or request) used after it was destroyed (or waited for), or
+ * one never made, is DDL_INVALID_ARGUMENT naming it, never memory read after it was freed. */
 DDL_API ddl_result ddl_comm_destroy(ddl_comm comm);
 
 DDL_API ddl_result ddl_comm_rank(ddl_comm comm, int* rank);
