@@ -53,15 +53,6 @@ int channelsOf(const Program& program) {
 // Programs kept per communicator: a framework's gradient buckets come in a few sizes.
 constexpr std::size_t kKeptPrograms = 64;
 
-std::string collectiveName(CollectiveKind kind) {
-  switch (kind) {
-    case CollectiveKind::Allreduce: return "allreduce";
-    case CollectiveKind::AllGather: return "allgather";
-    case CollectiveKind::ReduceScatter: return "reduce-scatter";
-  }
-  return "allreduce";
-}
-
 }  // namespace
 
 void CollectiveOutcome::finish(int result, std::string message) {
@@ -143,7 +134,7 @@ void Communicator::agreeOnChoice(CollectiveKind kind, const std::function<Collec
                                             : made->fixed.label();
     fingerprint = std::hash<std::string>{}(what) | 1;  // never 0, which stands for a refusal
   }
-  const auto [lowest, highest] = lowestAndHighest(fingerprint, "agreeing on the " + collectiveName(kind) + "'s choice");
+  const auto [lowest, highest] = lowestAndHighest(fingerprint, "agreeing on the " + std::string(toString(kind)) + "'s choice");
   if (refusal) std::rethrow_exception(refusal);
   if (lowest == 0) throw InvalidArgument("comm", "another rank refused this choice, so none of them takes it");
   if (lowest != highest) throw InvalidArgument("comm", "the ranks chose differently (each rank must give the same choice)");
@@ -191,7 +182,7 @@ void Communicator::setSchedule(CollectiveKind kind, const std::string& path) {
   agreeOnChoice(kind, [&]() -> CollectiveChoice {
   auto schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(path, "path"));
   if (schedule->spec().kind != kind)
-    throw InvalidArgument("path", path + " is a schedule of another collective, not " + collectiveName(kind));
+    throw InvalidArgument("path", path + " is a schedule of another collective, not " + std::string(toString(kind)));
   if (schedule->ranks() != size_)
     throw InvalidArgument("path", path + " is a schedule for " + std::to_string(schedule->ranks()) + " ranks, not " +
                                       std::to_string(size_));

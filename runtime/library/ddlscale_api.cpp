@@ -208,38 +208,42 @@ ddl_result issued(const char* function, ddl_request* request, bool requestRequir
 // Each collective's checks and issue, shared by its synchronous call and the one with a request.
 std::shared_ptr<ddl::CollectiveOutcome> issueAllreduce(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type,
                                                        ddl_op op) {
-  ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(liveComm(comm), send, "send");
-  checkMemory(liveComm(comm), recv, "recv");
+  ddl_comm_s& live = liveComm(comm);  // one lookup per call: this is every collective's path
+  ddl::Communicator& communicator = *live.communicator;
+  checkMemory(live, send, "send");
+  checkMemory(live, recv, "recv");
   return communicator.allreduce(send, recv, checkedCount(count, communicator, false), checkedType(type), checkedOp(op));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueReduceScatter(ddl_comm comm, const void* send, void* recv, size_t recvcount,
                                                            ddl_datatype type, ddl_op op) {
-  ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(liveComm(comm), send, "send");
-  checkMemory(liveComm(comm), recv, "recv");
+  ddl_comm_s& live = liveComm(comm);  // one lookup per call: this is every collective's path
+  ddl::Communicator& communicator = *live.communicator;
+  checkMemory(live, send, "send");
+  checkMemory(live, recv, "recv");
   return communicator.reduceScatter(send, recv, checkedCount(recvcount, communicator, true), checkedType(type), checkedOp(op));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueAllGather(ddl_comm comm, const void* send, void* recv, size_t count, ddl_datatype type) {
-  ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(liveComm(comm), send, "send");
-  checkMemory(liveComm(comm), recv, "recv");
+  ddl_comm_s& live = liveComm(comm);  // one lookup per call: this is every collective's path
+  ddl::Communicator& communicator = *live.communicator;
+  checkMemory(live, send, "send");
+  checkMemory(live, recv, "recv");
   return communicator.allGather(send, recv, checkedCount(count, communicator, true), checkedType(type));
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueBroadcast(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int root) {
-  ddl::Communicator& communicator = checkedComm(comm);
-  checkMemory(liveComm(comm), buffer, "buffer");
+  ddl_comm_s& live = liveComm(comm);
+  ddl::Communicator& communicator = *live.communicator;
+  checkMemory(live, buffer, "buffer");
   return communicator.broadcast(buffer, checkedCount(count, communicator, false), checkedType(type), root);
 }
 
 // Point-to-point and all-to-all move host memory only: their messages bypass the schedules' GPU staging.
 ddl::Communicator& hostOnly(ddl_comm comm) {
-  ddl::Communicator& communicator = checkedComm(comm);
-  if (liveComm(comm).deviceMemory) throw Unsupported("point-to-point and all-to-all move host memory only, not a communicator of GPU memory");
-  return communicator;
+  ddl_comm_s& live = liveComm(comm);
+  if (live.deviceMemory) throw Unsupported("point-to-point and all-to-all move host memory only, not a communicator of GPU memory");
+  return *live.communicator;
 }
 
 std::shared_ptr<ddl::CollectiveOutcome> issueAllToAll(ddl_comm comm, const void* send, const size_t* sendcounts,
