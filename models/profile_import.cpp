@@ -13,7 +13,7 @@ nlohmann::json modelFromProfile(const nlohmann::json& profile, const std::string
                                 const std::string& name) {
   const JsonReader root(path);
   // corun (the machine's throughput with several copies at once) belongs to a topology, not to the model.
-  root.allowOnly(profile, {"source", "model", "torch", "threads", "batch", "image_size", "precision", "steps", "iteration_s",
+  root.allowOnly(profile, {"source", "model", "torch", "threads", "batch", "image_size", "sequence_length", "precision", "steps", "iteration_s",
                            "forward_s", "optimizer_s", "gradients", "corun"});
   const std::string model = root.stringAt(profile, "model");
   const auto batch = root.integerAt(profile, "batch", 1, 1 << 20);
@@ -55,6 +55,8 @@ nlohmann::json modelFromProfile(const nlohmann::json& profile, const std::string
     const std::string side = std::to_string(root.integerAt(profile, "image_size", 1, 1 << 20));
     how += ", " + side + "x" + side + " images";
   }
+  if (root.has(profile, "sequence_length"))
+    how += ", sequences of " + std::to_string(root.integerAt(profile, "sequence_length", 1, 1 << 24)) + " tokens";
   if (root.has(profile, "steps")) how += ", median of " + std::to_string(root.integerAt(profile, "steps", 1, 1 << 30)) + " steps";
   const std::string key = precision + "-" + std::to_string(batch);
   nlohmann::json result = {

@@ -52,6 +52,16 @@ TEST(ProfileImport, TheWorkloadIsTheStepAsMeasured) {
   EXPECT_THROW(model.workload("cpu-rank", 32), InvalidArgument) << "only the measured batch";
 }
 
+TEST(ProfileImport, ATransformersProfileSaysItsSequenceLengthWhereAnImageSizeWouldBe) {
+  nlohmann::json tokens = profile();
+  tokens.erase("image_size");
+  tokens["sequence_length"] = 64;
+  const nlohmann::json file = modelFromProfile(tokens, "p.json", "cpu-rank", "gpt");
+  EXPECT_NE(file["description"].get<std::string>().find("sequences of 64 tokens"), std::string::npos) << file["description"];
+  tokens["sequence_length"] = 0;
+  EXPECT_EQ(refusedField([&] { modelFromProfile(tokens, "p.json", "cpu-rank", ""); }), "$.sequence_length");
+}
+
 TEST(ProfileImport, AProfileThatDoesNotAddUpIsRefusedNamingTheField) {
   EXPECT_EQ(refusedField([] { modelFromProfile(profile(), "p.json", "cpu-rank", ""); }), "(no error)");
   nlohmann::json bad = profile();

@@ -42,6 +42,22 @@ class ProfileThenImport(unittest.TestCase):
         self.assertEqual(corun["processes"], 2)
         self.assertAlmostEqual(corun["throughput"], 2 * self.profile["iteration_s"] / corun["iteration_s"])
 
+    def test_a_gpt_profile_counts_its_tokens_and_every_parameter_once(self):
+        path = os.path.join(self.folder, "gpt.json")
+        run = subprocess.run([sys.executable, "-m", "ddlscale_torch.profile", "--model", "gpt-nano", "--sequence-length", "16",
+                              "--batch", "2", "-n", "2", "-w", "1", "--out", path],
+                             capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=PACKAGE), timeout=600)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(path, encoding="utf-8") as file:
+            profile = json.load(file)
+        self.assertEqual(profile["sequence_length"], 16)
+        self.assertNotIn("image_size", profile)
+        # gpt-nano: 2 layers of width 128 (12 w^2 + 13 w each), 2048 tokens and 256 positions, the head.
+        width, vocabulary = 128, 2048
+        expected = 2 * (12 * width * width + 13 * width) + (vocabulary + 256) * width + 2 * width + width * vocabulary
+        self.assertEqual(sum(g["elements"] for g in profile["gradients"]), expected)
+        self.assertEqual(profile["gradients"][0]["name"], "head.weight")  # the last layer's gradient comes first
+
     def test_the_imported_model_simulates_the_iteration_measured_and_the_shared_host_stretches_it(self):
         model = os.path.join(self.folder, "resnet18-32px.json")
         imported = subprocess.run([DDLSIM, "model", "import", self.profile_path, "--gpu", "cpu-rank", "--out", model],

@@ -1,7 +1,10 @@
 """Training that needs more of a backend than DDP's float sums trains over "ddlscale" as it does over gloo:
 DistributedDataParallel with find_unused_parameters=True (an int32 allreduce of the map of used parameters
 beside the gradients) and ZeroRedundancyOptimizer (each rank steps its shard of the optimizer, then broadcasts
-it). Run by every rank of an MPI job (PYTHONPATH: the build's runtime/pytorch):
+it); and ZeRO stage 1 as ddlscale_torch.zero runs it (reduce-scatter of each gradient bucket, the optimizer
+on each rank's shard, all-gather of the parameters), which must train a small GPT exactly as DDP over gloo
+does (gloo 1.13 has no reduce-scatter, so it is compared with DDP, the training ZeRO promises to equal). Run
+by every rank of an MPI job (PYTHONPATH: the build's runtime/pytorch):
 
     mpirun -np 2 python3 sharded_training_matches_gloo.py
 
@@ -20,6 +23,7 @@ import torch.nn as nn
 from torch.distributed.optim import ZeroRedundancyOptimizer
 
 import ddlscale_torch  # noqa: F401  (registers the backend)
+from ddlscale_torch import gpt, zero
 
 STEPS = 3
 TOLERANCE = 1e-6  # as ddp_matches_gloo.py's, for the same reason
@@ -61,6 +65,44 @@ def train(group, rank, zero):
     return torch.stack(losses), {name: value.detach().clone() for name, value in model.module.state_dict().items()}
 
 
+def tiny_gpt():
+    torch.manual_seed(0)
+    return gpt.Gpt(layers=2, heads=2, width=16, vocabulary=64, longest=16)
+
+
+def gpt_batches(rank):
+    return gpt.batches_of_vocabulary(64, 4, 12, torch.Generator().manual_seed(1000 + rank), STEPS)
+
+
+def make_sgd(parameters):
+    return torch.optim.SGD(parameters, lr=0.1, momentum=0.9)
+
+
+def train_gpt_ddp(group, rank):
+    """The reference: DDP over `group`, SGD with momentum on every rank's whole model."""
+    model = nn.parallel.DistributedDataParallel(tiny_gpt(), process_group=group)
+    optimiser = make_sgd(model.parameters())
+    losses = []
+    for batch in gpt_batches(rank):
+        optimiser.zero_grad()
+        loss = gpt.loss(model, batch)
+        loss.backward()
+        optimiser.step()
+        losses.append(loss.detach().clone())
+    return torch.stack(losses), {name: value.detach().clone() for name, value in model.module.state_dict().items()}
+
+
+def train_gpt_zero1(group, rank):
+    """ZeRO stage 1 over `group`, buckets small enough that the model makes several (the first 1 KiB, then 4 KiB)."""
+    model = tiny_gpt()
+    order = zero.backprop_order(tiny_gpt(), lambda network: gpt.loss(network, gpt_batches(rank)[0]))
+    trainer = zero.Zero1(model, group, order, make_sgd, first_bucket_bytes=1 << 10, bucket_bytes=4 << 10)
+    if len(trainer.buckets) < 3:
+        raise AssertionError(f"the tiny GPT made {len(trainer.buckets)} buckets: the test wants several")
+    losses = [trainer.step(batch, gpt.loss) for batch in gpt_batches(rank)]
+    return torch.stack(losses), {name: value.detach().clone() for name, value in model.state_dict().items()}
+
+
 def differs(ours, reference, exact):
     if exact:
         return not torch.equal(ours, reference)
@@ -81,17 +123,21 @@ def main():
     ours = dist.distributed_c10d._get_default_group()
     gloo = dist.new_group(backend="gloo")
     exact = ranks == 2
+    trainings = [("DDP, find_unused_parameters=True against gloo", lambda: train(ours, rank, False), lambda: train(gloo, rank, False)),
+                 ("DDP + ZeroRedundancyOptimizer(Adam) against gloo", lambda: train(ours, rank, True), lambda: train(gloo, rank, True)),
+                 ("ZeRO-1 (ddlscale_torch.zero) over ddlscale against DDP over gloo, a small GPT",
+                  lambda: train_gpt_zero1(ours, rank), lambda: train_gpt_ddp(gloo, rank))]
     failed = False
-    for label, zero in (("DDP, find_unused_parameters=True", False), ("DDP + ZeroRedundancyOptimizer(Adam)", True)):
-        our_losses, our_state = train(ours, rank, zero)
-        their_losses, their_state = train(gloo, rank, zero)
+    for label, ours_trained, reference_trained in trainings:
+        our_losses, our_state = ours_trained()
+        their_losses, their_state = reference_trained()
         wrong = ["losses"] if differs(our_losses, their_losses, exact) else []
         wrong += [name for name in their_state if differs(our_state[name], their_state[name], exact)]
         if wrong:
-            print(f"rank {rank}: {label}: differs from gloo in {', '.join(wrong)}", flush=True)
+            print(f"rank {rank}: {label}: differs in {', '.join(wrong)}", flush=True)
             failed = True
         elif rank == 0:
-            print(f"{label}: {STEPS} steps match gloo {'bit for bit' if exact else f'within {TOLERANCE}'}"
+            print(f"{label}: {STEPS} steps match {'bit for bit' if exact else f'within {TOLERANCE}'}"
                   f" (losses {[round(x, 6) for x in our_losses.tolist()]})", flush=True)
     why = fsdp_still_fails_to_import()
     if why is None:

@@ -1,4 +1,4 @@
-"""One training step of a torchvision model on one process, timed phase by phase and gradient by gradient, for
+"""One training step of a torchvision model or a GPT-style decoder on one process, timed phase by phase and gradient by gradient, for
 `ddlsim model import` to turn into a model file: so that ddlsim predicts the very model that was measured.
 
     python3 -m ddlscale_torch.profile --model resnet18 --image-size 32 --batch 16 -n 20 --out profile.json
@@ -17,7 +17,7 @@ is what the machine delivers with K ranks busy in units of one rank alone (at K 
 of a topology's `shared_host`). `ddlsim model import` leaves it out of the model.
 
     {"source": "ddlscale_torch.profile", "model": "resnet18", "torch": "1.13.0a0", "threads": 1, "batch": 16,
-     "image_size": 32, "precision": "fp32", "steps": 20, "iteration_s": ..., "forward_s": ..., "optimizer_s": ...,
+     "image_size": 32 (or "sequence_length": 128 for a GPT model), "precision": "fp32", "steps": 20, "iteration_s": ..., "forward_s": ..., "optimizer_s": ...,
      "gradients": [{"name": "fc.bias", "elements": 1000, "backward_s": ...}, ...],
      "corun": {"processes": 2, "iteration_s": ..., "throughput": ...}}
 """
@@ -30,7 +30,6 @@ import sys
 import time
 
 import torch
-import torch.nn as nn
 
 from . import workload
 
@@ -105,11 +104,10 @@ def profile(arguments):
     data = workload.batches(arguments, 1000)
     order, steps = None, []
     for step in range(arguments.warmup + arguments.steps):
-        images, labels = data[step % len(data)]
         optimiser.zero_grad(set_to_none=True)
         clock.ready = []
         start = time.perf_counter()
-        loss = nn.functional.cross_entropy(model(images), labels)
+        loss = workload.loss(model, data[step % len(data)])
         forward_end = time.perf_counter()
         loss.backward()
         backward_end = time.perf_counter()
@@ -130,8 +128,7 @@ def profile(arguments):
     optimizer = statistics.median(s[2] for s in steps)
     backward = [statistics.median(s[1][i] for s in steps) for i in range(len(order))]
     return {"source": "ddlscale_torch.profile", "model": arguments.model, "torch": torch.__version__,
-            "threads": arguments.threads, "batch": arguments.batch, "image_size": arguments.image_size,
-            "precision": "fp32", "steps": arguments.steps,
+            "threads": arguments.threads, "batch": arguments.batch, **workload.shape_of(arguments), "precision": "fp32", "steps": arguments.steps,
             "iteration_s": forward + sum(backward) + optimizer, "forward_s": forward, "optimizer_s": optimizer,
             "gradients": [{"name": name, "elements": elements[name], "backward_s": seconds}
                           for name, seconds in zip(order, backward)]}
@@ -147,7 +144,9 @@ def main(argv=None):
     with open(arguments.out + ".partial", "w", encoding="utf-8") as file:
         file.write(json.dumps(result, indent=1) + "\n")
     os.replace(arguments.out + ".partial", arguments.out)
-    print(f"{arguments.model} at {arguments.image_size}x{arguments.image_size}, batch {arguments.batch}, "
+    shape = (f"{arguments.sequence_length} tokens" if "sequence_length" in result
+             else f"{arguments.image_size}x{arguments.image_size}")
+    print(f"{arguments.model} at {shape}, batch {arguments.batch}, "
           f"{arguments.threads} thread(s): iteration {result['iteration_s'] * 1e3:.1f} ms (forward "
           f"{result['forward_s'] * 1e3:.1f}, backward {sum(g['backward_s'] for g in result['gradients']) * 1e3:.1f}, "
           f"optimizer {result['optimizer_s'] * 1e3:.1f}), {len(result['gradients'])} gradients", flush=True)

@@ -1,4 +1,5 @@
-"""DistributedDataParallel training of a torchvision model on generated images, timed as `ddlrun train` times its
+"""Data-parallel training of a torchvision model on generated images, or of a GPT-style decoder on generated
+tokens, by DistributedDataParallel or by ZeRO stage 1 (`--parallelism zero1`, zero.py), timed as `ddlrun train` times its
 emulated training, and written in the same results schema, so that ddlcompare sets it beside ddlsim's prediction.
 
     mpirun -np 4 python3 -m ddlscale_torch.train --model resnet18 --image-size 32 --batch 16 -n 20 --json out.json
@@ -15,7 +16,8 @@ cores do not oversubscribe them). The job measures, in this order, with every ph
 2. **compute alone**: every rank at once trains its own copy without DDP: forward, backward and the optimiser
    step, beside the other ranks' compute but no communication (per rank: `measured_effects.compute_alone_s`);
 3. **training**: DDP over the backend, each gradient bucket's allreduce timed by a communication hook from the
-   moment DDP hands the bucket over to the moment its future completes.
+   moment DDP hands the bucket over to the moment its future completes; or ZeRO stage 1, each bucket's
+   reduce-scatter and all-gather timed from the moment the bucket is handed over to the moment its wait ends.
 
 The point's `iteration_s` is the median over iterations of the slowest rank's, `compute_s` the mean over ranks
 of compute alone, `exposed_comm_s` their difference, each collective the mean over iterations of the slowest
@@ -37,7 +39,7 @@ import torch
 import torch.distributed as dist
 import torch.nn as nn
 
-from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, launched_by_mpi, workload
+from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, launched_by_mpi, workload, zero
 
 
 def parse_arguments(argv):
@@ -46,6 +48,7 @@ def parse_arguments(argv):
     parser.add_argument("-n", "--iterations", type=int, default=10, help="timed iterations per phase (default 10)")
     parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed iterations before each phase (default 2)")
     parser.add_argument("--backend", default="ddlscale", help="ddlscale (default) or gloo")
+    parser.add_argument("--parallelism", default="ddp", help="ddp (default) or zero1 (ZeRO stage 1, zero.py)")
     parser.add_argument("--bucket-cap-mb", type=float, default=25, help="DDP's bucket size (default 25, DDP's own)")
     parser.add_argument("--configuration", default=None, help="the point's configuration (default: 'N ranks')")
     parser.add_argument("--scenario", default=None, help="the results' scenario name (default: pytorch-MODEL)")
@@ -57,6 +60,10 @@ def parse_arguments(argv):
         parser.error("--warmup must be >= 0, --bucket-cap-mb > 0 and --timeout-s >= 1")
     if arguments.backend not in ("ddlscale", "gloo"):
         parser.error(f"--backend: '{arguments.backend}' is neither ddlscale nor gloo")
+    if arguments.parallelism not in ("ddp", "zero1"):
+        parser.error(f"--parallelism: '{arguments.parallelism}' is neither ddp nor zero1")
+    if arguments.parallelism == "zero1" and arguments.backend == "gloo":
+        parser.error("--parallelism zero1 reduce-scatters, which torch 1.13's gloo does not: give --backend ddlscale")
     return arguments
 
 
@@ -80,7 +87,7 @@ class BucketTimer:
     def __init__(self, group):
         self.group = group
         self.iteration_start = 0.0
-        self.events = []  # this iteration's buckets: [bytes, handed over, issued, completed]
+        self.events = []  # this iteration's buckets: ["allreduce", bytes, handed over, issued, completed]
 
     def start_iteration(self):
         self.iteration_start = time.perf_counter()
@@ -91,10 +98,10 @@ class BucketTimer:
         buffer = bucket.buffer()
         buffer.div_(self.group.size())
         future = dist.all_reduce(buffer, group=self.group, async_op=True).get_future()
-        event = [buffer.numel() * buffer.element_size(), handed, time.perf_counter(), math.nan]
+        event = ["allreduce", buffer.numel() * buffer.element_size(), handed, time.perf_counter(), math.nan]
 
         def completed(done):
-            event[3] = time.perf_counter()
+            event[4] = time.perf_counter()
             return done.value()[0]
 
         self.events.append(event)
@@ -181,56 +188,71 @@ def main(argv=None):
     dist.barrier()
     alone = timed_steps(copy.deepcopy(template), arguments, data)
 
-    # 3. DDP over the backend, each bucket's allreduce timed.
+    # 3. DDP or ZeRO-1 over the backend, each collective timed.
     dist.barrier()
-    model = nn.parallel.DistributedDataParallel(copy.deepcopy(template), bucket_cap_mb=arguments.bucket_cap_mb)
-    timer = BucketTimer(group)
-    model.register_comm_hook(None, timer.hook)
     records = []
+    if arguments.parallelism == "ddp":
+        model = nn.parallel.DistributedDataParallel(copy.deepcopy(template), bucket_cap_mb=arguments.bucket_cap_mb)
+        timer = BucketTimer(group)
+        model.register_comm_hook(None, timer.hook)
 
-    def keep_and_restart():
-        if timer.iteration_start:
-            records.append((timer.iteration_start, list(timer.events)))
-        timer.start_iteration()
+        def keep_and_restart():
+            if timer.iteration_start:
+                records.append((timer.iteration_start, list(timer.events)))
+            timer.start_iteration()
 
-    iterations = timed_steps(model, arguments, data, before_each=keep_and_restart)
-    keep_and_restart()
-    # DDP rebuilds its buckets after the first iteration: the timed ones all have the last one's.
-    records = records[arguments.warmup:]
-    shape = [size for size, _, _, _ in records[-1][1]]
-    if any([size for size, _, _, _ in events] != shape for _, events in records):
+        iterations = timed_steps(model, arguments, data, before_each=keep_and_restart)
+        keep_and_restart()
+        # DDP rebuilds its buckets after the first iteration: the timed ones all have the last one's.
+        records = records[arguments.warmup:]
+    else:
+        # The buckets follow the order backward computes the gradients in, found on a copy of the model.
+        order = zero.backprop_order(copy.deepcopy(template), lambda network: workload.loss(network, data[0]))
+        trainer = zero.Zero1(copy.deepcopy(template), group, order, workload.optimiser,
+                             bucket_bytes=int(arguments.bucket_cap_mb * (1 << 20)))
+        iterations = []
+        for i in range(arguments.warmup + arguments.iterations):
+            start = time.perf_counter()
+            trainer.step(data[i % len(data)], workload.loss)
+            if i >= arguments.warmup:
+                iterations.append(time.perf_counter() - start)
+                records.append((start, list(trainer.events)))
+    shape = [(kind, size) for kind, size, _, _, _ in records[-1][1]]
+    if any([(kind, size) for kind, size, _, _, _ in events] != shape for _, events in records):
         raise RuntimeError("ddlscale_torch.train: DDP's buckets changed during the timed iterations: give -w 1 or more")
 
-    # Per rank: compute beside the allreduces, its overlap with them, the hook's time to issue one.
+    # Per rank: compute beside the gradients' collectives (allreduces, or reduce-scatters), its overlap with
+    # them, the time to issue one.
     overlapped, overlap, overhead = [], [], []
     for start, events in records:
-        compute_end = max(handed for _, handed, _, _ in events)
+        during_backward = [event for event in events if event[0] != "all-gather"]
+        compute_end = max(handed for _, _, handed, _, _ in during_backward)
         overlapped.append(compute_end - start)
-        overlap.append(union_within([(handed, done) for _, handed, _, done in events], start, compute_end))
-        overhead.append(statistics.fmean(issued - handed for _, handed, issued, _ in events))
-    bucket_seconds = [statistics.fmean(events[b][3] - events[b][1] for _, events in records)
-                      for b in range(len(records[0][1]))]
-    bucket_bytes = [size for size, _, _, _ in records[0][1]]
+        overlap.append(union_within([(handed, done) for _, _, handed, _, done in during_backward], start, compute_end))
+        overhead.append(statistics.fmean(issued - handed for _, _, handed, issued, _ in during_backward))
+    collective_seconds = [statistics.fmean(events[c][4] - events[c][2] for _, events in records) for c in range(len(shape))]
     mine = [statistics.fmean(alone), statistics.stdev(alone) if len(alone) > 1 else 0.0,
             statistics.fmean(overlapped), statistics.fmean(overlap), statistics.median(overhead)]
-    every = gathered(mine + iterations + bucket_seconds, group)
-    largest_bucket = max(bucket_bytes)
+    every = gathered(mine + iterations + collective_seconds, group)
+    largest_bucket = max(size for _, size in shape)
     algorithm, parameters, label = algorithm_of(arguments, group, largest_bucket)
     dist.barrier()
     if rank == 0:
-        write(arguments, every, len(mine), ranks, baseline, algorithm, parameters, label, bucket_bytes)
+        write(arguments, every, len(mine), ranks, baseline, algorithm, parameters, label, shape)
     dist.destroy_process_group()
 
 
-def write(arguments, every, figures, ranks, baseline, algorithm, parameters, label, bucket_bytes):
+def write(arguments, every, figures, ranks, baseline, algorithm, parameters, label, shape):
     n = arguments.iterations
     alone, alone_sd, overlapped, overlap, overhead = ([rank[i] for rank in every] for i in range(figures))
     slowest = [max(rank[figures + i] for rank in every) for i in range(n)]
-    buckets = [max(rank[figures + n + b] for rank in every) for b in range(len(bucket_bytes))]
+    seconds = [max(rank[figures + n + c] for rank in every) for c in range(len(shape))]
     iteration = statistics.median(slowest)
     compute = statistics.fmean(alone)
-    collectives = [{"collective": "allreduce", "bytes": float(size), "time_s": seconds, "algbw_Bps": size / seconds,
-                    "busbw_Bps": size / seconds * 2 * (ranks - 1) / ranks} for size, seconds in zip(bucket_bytes, buckets)]
+    # nccl-tests' bus bandwidths: 2(n-1)/n of the algorithm bandwidth for an allreduce, (n-1)/n for the others.
+    collectives = [{"collective": kind, "bytes": float(size), "time_s": time_s, "algbw_Bps": size / time_s,
+                    "busbw_Bps": size / time_s * (2 if kind == "allreduce" else 1) * (ranks - 1) / ranks}
+                   for (kind, size), time_s in zip(shape, seconds)]
     version, commit = _C.build_info()
     point = {"configuration": arguments.configuration or f"{ranks} ranks", "gpus": ranks, "algorithm": algorithm,
              "parameters": parameters, "label": label, "batch_per_gpu": arguments.batch, "iteration_s": iteration,
@@ -248,7 +270,7 @@ def write(arguments, every, figures, ranks, baseline, algorithm, parameters, lab
                        "transport": arguments.backend if arguments.backend != "ddlscale"
                        else "mpi" if launched_by_mpi() else "tcp",
                        "compute_scale": 1.0, "precision": "fp32", "compute_precision": "fp32", "fusion": "ddp",
-                       "parallelism": "ddp"},
+                       "parallelism": arguments.parallelism},
                "scenario": arguments.scenario or f"pytorch-{arguments.model}", "model": arguments.model, "gpu": "cpu-rank",
                "points": [point]}
     text = json.dumps(results, indent=1) + "\n"
@@ -258,7 +280,7 @@ def write(arguments, every, figures, ranks, baseline, algorithm, parameters, lab
         os.replace(arguments.json_path + ".partial", arguments.json_path)
     print(f"{point['configuration']}: {label}: iteration {iteration * 1e3:.1f} ms, compute alone {compute * 1e3:.1f} ms,"
           f" one rank alone {baseline * 1e3:.1f} ms, efficiency {point['efficiency']:.3f},"
-          f" {len(collectives)} buckets, {point['images_per_s']:.1f} images/s", flush=True)
+          f" {arguments.parallelism}, {len(collectives)} collectives, {point['images_per_s']:.1f} samples/s", flush=True)
 
 
 if __name__ == "__main__":
