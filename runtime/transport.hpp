@@ -82,6 +82,19 @@ class Transport {
     return 0;
   }
 
+  // Blocks until a message on `channel` has come from some peer (or been asked to be sent, above the eager
+  // limit) that no posted receive takes, and returns that peer: a receive posted next from it on `channel`
+  // takes that message. A receive from any source is this, then that receive (MPI_Probe, then MPI_Recv); it
+  // holds where no other receive on `channel` is posted meanwhile, as libddlscale's in-order calls ensure.
+  // Throws TransportError where the message found is not `bytes` long (naming both sizes: nothing is
+  // truncated), after `patience`, or where the transport has no message headers to look at (NCCL).
+  virtual Rank waitForSender(Channel channel, std::size_t bytes, std::chrono::milliseconds patience) {
+    (void)channel;
+    (void)bytes;
+    (void)patience;
+    throw TransportError("this transport cannot receive from any source");
+  }
+
   // Blocks until at least one posted request has finished and appends the ids of those that have to
   // `finished`. Throws TransportError if none finishes within `patience` of the call. The caller keeps
   // `finished` from wait to wait and a transport reads the clock only once a wait lasts: a 4 KiB allreduce

@@ -342,7 +342,7 @@ std::size_t Communicator::messageBytes(Elements count, DataType type, const char
 }
 
 std::size_t Communicator::checkedPointToPoint(const void* buffer, Elements count, DataType type, Rank peer, int tag) const {
-  if (peer < 0 || peer >= size_ || peer == rank_)
+  if (peer != kAnyPeer && (peer < 0 || peer >= size_ || peer == rank_))
     throw InvalidArgument("peer", std::to_string(peer) + " is not another rank of " + std::to_string(size_));
   if (tag < 0 || tag >= kPointToPointTags)
     throw InvalidArgument("tag", std::to_string(tag) + " is not a tag of 0 .. " + std::to_string(kPointToPointTags - 1));
@@ -363,6 +363,28 @@ std::shared_ptr<CollectiveOutcome> Communicator::receive(void* buffer, Elements 
   return issue([this, buffer, bytes, peer, tag] {
     waitForAll(*transport_, {transport_->postReceive(peer, kPointToPointChannel - tag, buffer, bytes)},
                "a receive from rank " + std::to_string(peer) + " (tag " + std::to_string(tag) + ")");
+  });
+}
+
+std::shared_ptr<CollectiveOutcome> Communicator::receiveFromAny(void* buffer, Elements count, DataType type, int tag, Rank* source) {
+  if (!source) throw InvalidArgument("source", "a null pointer");
+  if (size_ < 2) throw InvalidArgument("comm", "a receive from any other rank, in a communicator of one rank");
+  const std::size_t bytes = checkedPointToPoint(buffer, count, type, kAnyPeer, tag);
+  return issue([this, buffer, bytes, tag, source] {
+    const Channel channel = kPointToPointChannel - tag;
+    const std::string what = "a receive from any rank (tag " + std::to_string(tag) + ")";
+    Rank sender = kAnyPeer;
+    // The sender first (MPI_Probe's way), then an ordinary receive from it, which takes that very message:
+    // the calls run one at a time, so no other receive on this channel comes between.
+    try {
+      sender = transport_->waitForSender(channel, bytes, timeout_);
+    } catch (const TransportAbandoned&) {
+      throw;
+    } catch (const std::exception& error) {
+      transport_->fail(what + ": " + error.what());
+    }
+    waitForAll(*transport_, {transport_->postReceive(sender, channel, buffer, bytes)}, what + ", from rank " + std::to_string(sender));
+    *source = sender;
   });
 }
 

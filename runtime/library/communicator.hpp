@@ -97,6 +97,9 @@ class Communicator {
   static constexpr int kPointToPointTags = 1024;
   std::shared_ptr<CollectiveOutcome> send(const void* buffer, Elements count, DataType type, Rank peer, int tag);
   std::shared_ptr<CollectiveOutcome> receive(void* buffer, Elements count, DataType type, Rank peer, int tag);
+  // A receive of the next message of `tag` from whichever rank sends one first (MPI_ANY_SOURCE); its sender
+  // goes to `*source` before the outcome completes (`source` must live until then).
+  std::shared_ptr<CollectiveOutcome> receiveFromAny(void* buffer, Elements count, DataType type, int tag, Rank* source);
   // Every rank sends sendCounts[r] elements at sendOffsets[r] of `send` to rank r, and receives recvCounts[r]
   // elements from rank r at recvOffsets[r] of `recv` (MPI_Alltoallv): every message posted at once.
   struct Blocks {
@@ -126,6 +129,8 @@ class Communicator {
     return {kind, static_cast<std::int32_t>(type), count, root, reduction, ++calls_};
   }
   // The bytes of a send or receive whose arguments are all valid (InvalidArgument naming the first that is not).
+  // kAnyPeer: a receive from any rank, whose peer is not checked.
+  static constexpr Rank kAnyPeer = -1;
   std::size_t checkedPointToPoint(const void* buffer, Elements count, DataType type, Rank peer, int tag) const;
   // `count` elements of `type` as one message of at most 2 GiB (an MPI message's limit), named `field`.
   static std::size_t messageBytes(Elements count, DataType type, const char* field);

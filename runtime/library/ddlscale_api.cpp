@@ -276,6 +276,12 @@ std::shared_ptr<ddl::CollectiveOutcome> issueReceive(ddl_comm comm, void* buffer
   return communicator.receive(buffer, checkedCount(count, communicator, false), checkedType(type), peer, tag);
 }
 
+std::shared_ptr<ddl::CollectiveOutcome> issueReceiveFromAny(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int tag,
+                                                            int* source) {
+  ddl::Communicator& communicator = hostOnly(comm);
+  return communicator.receiveFromAny(buffer, checkedCount(count, communicator, false), checkedType(type), tag, source);
+}
+
 }  // namespace
 
 extern "C" {
@@ -440,6 +446,14 @@ ddl_result ddl_irecv(ddl_comm comm, void* buffer, size_t count, ddl_datatype typ
 
 ddl_result ddl_recv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag) {
   return issued("ddl_recv", nullptr, false, [&] { return issueReceive(comm, buffer, count, type, peer, tag); });
+}
+
+ddl_result ddl_irecv_any(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int tag, int* source, ddl_request* request) {
+  return issued("ddl_irecv_any", request, true, [&] { return issueReceiveFromAny(comm, buffer, count, type, tag, source); });
+}
+
+ddl_result ddl_recv_any(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int tag, int* source) {
+  return issued("ddl_recv_any", nullptr, false, [&] { return issueReceiveFromAny(comm, buffer, count, type, tag, source); });
 }
 
 ddl_result ddl_barrier(ddl_comm comm) {

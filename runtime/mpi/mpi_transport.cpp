@@ -273,6 +273,37 @@ void MpiTransport::pollFor(std::chrono::milliseconds patience, std::vector<Reque
   }
 }
 
+Rank MpiTransport::waitForSender(Channel channel, std::size_t bytes, std::chrono::milliseconds patience) {
+  // MPI_Iprobe, polled as pollFor polls: a blocking MPI_Probe could not give up at the timeout.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::optional<SilenceWatchdog::Wait> wait;  // the watchdog hears of a wait that lasts, as waitSome's
+  for (unsigned poll = 1;; ++poll) {
+    int found = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, channel, communicator_, &found, &status);
+    if (found) {
+      // Its size, before it is received: a longer message would be truncated (MPI_ERR_TRUNCATE), a
+      // shorter one leave the buffer's end unwritten.
+      int sent = 0;
+      MPI_Get_count(&status, MPI_BYTE, &sent);
+      if (static_cast<std::size_t>(sent) != bytes)
+        throw TransportError("rank " + std::to_string(status.MPI_SOURCE) + " sent " + std::to_string(sent) + " bytes on channel " +
+                             std::to_string(channel) + " where rank " + std::to_string(rank_) + " receives " + std::to_string(bytes));
+      return status.MPI_SOURCE;
+    }
+    if (poll % kPollsPerClockRead == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!deadline) {
+        deadline = now + patience;
+        if (watchdog_) wait.emplace(*watchdog_, "a receive from any rank");
+      }
+      if (now > *deadline)
+        throw TransportError("a receive from any rank on channel " + std::to_string(channel) + ": no rank sent one in time");
+    }
+    if (poll > kPollsBeforeYielding) sched_yield();
+  }
+}
+
 void MpiTransport::abortJob(const std::string& message) {
   if (watchdog_) watchdog_->stopJob(message);
   // A transport over its own duplicate is libddlscale's (overDuplicateOf); ddlrun's runs over its job's.

@@ -39,6 +39,7 @@ class MpiTransport final : public Transport {
   RequestId postRepeatedReceive(Rank peer, Channel channel, void* data, std::size_t bytes, RepeatedPost& repeated) override;
   void forgetRepeatedPost(RepeatedPost& repeated) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
+  Rank waitForSender(Channel channel, std::size_t bytes, std::chrono::milliseconds patience) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   // Channels are MPI tags: they stay below the watchdog's. The first call also finds which ranks share
   // this one's memory (collectively), for eagerBytes; overDuplicateOf makes that call, to its deadline.

@@ -10,6 +10,12 @@ DdlscaleWork::DdlscaleWork(int rank, c10d::OpType type, std::vector<at::Tensor> 
       buffers_(std::move(buffers)),
       future_(c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()))) {}
 
+int DdlscaleWork::sourceRank() const {
+  // libddlscale writes the sender before the work completes; before that, it reads as none.
+  TORCH_CHECK(*source_ >= 0, "ddlscale: sourceRank() of a work that is not a completed receive from any rank (wait() first)");
+  return *source_;
+}
+
 void DdlscaleWork::complete(std::exception_ptr error) {
   // Work first, so that whoever the future wakes finds the work complete too.
   buffers_.clear();

@@ -8,6 +8,7 @@
 #include <ATen/core/ivalue.h>
 
 #include <exception>
+#include <memory>
 #include <vector>
 
 namespace ddl::torch_backend {
@@ -21,6 +22,10 @@ class DdlscaleWork final : public c10d::Work {
   std::vector<at::Tensor> result() override { return outputs_; }
   c10::intrusive_ptr<c10::ivalue::Future> getFuture() override { return future_; }
 
+  // A receive from any rank: where libddlscale writes its sender, which sourceRank() reads once complete.
+  int* sourceSlot() { return source_.get(); }
+  int sourceRank() const override;
+
   // Completes the work and its future: with the outputs, or with `error`.
   void complete(std::exception_ptr error);
 
@@ -28,6 +33,7 @@ class DdlscaleWork final : public c10d::Work {
   std::vector<at::Tensor> outputs_;
   std::vector<at::Tensor> buffers_;
   c10::intrusive_ptr<c10::ivalue::Future> future_;
+  std::unique_ptr<int> source_ = std::make_unique<int>(-1);
 };
 
 }  // namespace ddl::torch_backend

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 
 #include "runtime/pytorch/mpi_bootstrap.hpp"
@@ -237,7 +238,11 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::issued(c10d::OpType type, s
   auto work = c10::make_intrusive<DdlscaleWork>(rank_, type, std::move(outputs), std::move(buffers));
   std::lock_guard lock(issueMutex_);
   ddl_request request = nullptr;
-  check(issue(communicator(), &request));
+  // A receive from any rank also tells libddlscale where the work keeps its sender.
+  if constexpr (std::is_invocable_v<Issue, ddl_comm, ddl_request*, DdlscaleWork&>)
+    check(issue(communicator(), &request, *work));
+  else
+    check(issue(communicator(), &request));
   completer_.add(request, work, std::move(then));
   return work;
 }
@@ -525,16 +530,30 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::send(std::vector<at::Tensor
   });
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::recv(std::vector<at::Tensor>& tensors, int srcRank, int tag) {
+template <class Issue>
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::received(c10d::OpType type, std::vector<at::Tensor>& tensors, Issue&& issue) {
   const at::Tensor& tensor = onlyTensor(tensors, "recv");
   checkHostDense(tensor, "recv");
   at::Tensor data = tensor.is_contiguous() ? tensor.view(-1).view(at::kByte)
                                            : at::empty({tensor.numel() * tensor.element_size()}, at::kByte);
   std::function<void()> then;
   if (!tensor.is_contiguous()) then = [tensor, data]() mutable { tensor.copy_(viewAs(data, 0, tensor)); };
-  return issued(c10d::OpType::RECV, {tensor}, {data}, [&](ddl_comm comm, ddl_request* request) {
-    return ddl_irecv(comm, data.data_ptr(), static_cast<std::size_t>(data.numel()), DDL_UINT8, srcRank, tag, request);
+  return issued(type, {tensor}, {data}, [&](ddl_comm comm, ddl_request* request, DdlscaleWork& work) {
+    return issue(comm, data, request, work);
   }, std::move(then));
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::recv(std::vector<at::Tensor>& tensors, int srcRank, int tag) {
+  return received(c10d::OpType::RECV, tensors, [&](ddl_comm comm, const at::Tensor& data, ddl_request* request, DdlscaleWork&) {
+    return ddl_irecv(comm, data.data_ptr(), static_cast<std::size_t>(data.numel()), DDL_UINT8, srcRank, tag, request);
+  });
+}
+
+c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::recvAnysource(std::vector<at::Tensor>& tensors, int tag) {
+  return received(c10d::OpType::RECVANYSOURCE, tensors, [&](ddl_comm comm, const at::Tensor& data, ddl_request* request,
+                                                            DdlscaleWork& work) {
+    return ddl_irecv_any(comm, data.data_ptr(), static_cast<std::size_t>(data.numel()), DDL_UINT8, tag, work.sourceSlot(), request);
+  });
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupDdlscale::barrier(const c10d::BarrierOptions& /*options*/) {

@@ -63,6 +63,8 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
                                           const c10d::AllToAllOptions& options = c10d::AllToAllOptions()) override;
   c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor>& tensors, int dstRank, int tag) override;
   c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor>& tensors, int srcRank, int tag) override;
+  // recv(src=None): from whichever rank sends first; the work's sourceRank() says which.
+  c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor>& tensors, int tag) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& options = c10d::BarrierOptions()) override;
 
   // Collective, as ddl_comm_set_algorithm and ddl_comm_set_tuning: the choice for the `collective`
@@ -86,6 +88,10 @@ class ProcessGroupDdlscale final : public c10d::ProcessGroup {
   template <class Issue>
   c10::intrusive_ptr<c10d::Work> issued(c10d::OpType type, std::vector<at::Tensor> outputs, std::vector<at::Tensor> buffers,
                                         Issue&& issue, std::function<void()> then = {});
+  // A receive into `tensors`' one tensor (staged where it is not contiguous), issued by
+  // issue(comm, bytes, request, work).
+  template <class Issue>
+  c10::intrusive_ptr<c10d::Work> received(c10d::OpType type, std::vector<at::Tensor>& tensors, Issue&& issue);
   ddl_comm communicator() const;
   // A reduce-scatter of `send` (the group's whole buffer, contiguous) into `output`.
   c10::intrusive_ptr<c10d::Work> reduceScatterInto(const at::Tensor& output, at::Tensor send, const c10d::ReduceOp& op,

@@ -316,6 +316,36 @@ void TcpTransport::waitSome(std::chrono::milliseconds patience, std::vector<Requ
   finished_.clear();
 }
 
+Rank TcpTransport::waitForSender(Channel channel, std::size_t bytes, std::chrono::milliseconds patience) {
+  refuseIfAbandoned();
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  // Peers in turn from the one after the last found, so that one busy sender cannot starve the others.
+  for (;;) {
+    progress();
+    for (int k = 1; k <= size(); ++k) {
+      const Rank r = (nextSender_ + k) % size();
+      const Peer& peer = peers_[static_cast<std::size_t>(r)];
+      // A message on `channel` that no receive took is kept as an early one (or its request is).
+      auto early = peer.early.find(channel);
+      if (early != peer.early.end() && !early->second.empty()) {
+        const Early& message = early->second.front();
+        const std::size_t sent = message.requested ? message.requestedBytes : message.bytes.size();
+        if (sent != bytes) throw sizeMismatch(r, rank_, channel, sent, bytes);
+        nextSender_ = r;
+        return r;
+      }
+    }
+    if (std::none_of(peers_.begin(), peers_.end(), [](const Peer& peer) { return peer.socket.valid(); }))
+      throw TransportError("a receive from any rank, but every peer has closed its connection (they ended or failed)");
+    try {
+      sleepUntilReady(deadline);
+    } catch (const TransportError&) {
+      if (std::chrono::steady_clock::now() < deadline) throw;
+      throw TransportError("a receive from any rank on channel " + std::to_string(channel) + ": no rank sent one in time");
+    }
+  }
+}
+
 std::string TcpTransport::describePending() const {
   std::set<Rank> sendingTo, receivingFrom;
   for (Rank r = 0; r < size(); ++r) {

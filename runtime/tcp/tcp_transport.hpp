@@ -45,6 +45,7 @@ class TcpTransport final : public Transport {
   RequestId postReceive(Rank peer, Channel channel, void* data, std::size_t bytes) override;
   RequestId postReduce(void* into, const void* local, const void* from, std::size_t count, DataType type, ReduceOp op) override;
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
+  Rank waitForSender(Channel channel, std::size_t bytes, std::chrono::milliseconds patience) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   bool abandonable() const override { return true; }
   void abandon(const std::string& why) override;
@@ -126,6 +127,7 @@ class TcpTransport final : public Transport {
   std::size_t eagerLimit_;
   std::vector<Peer> peers_;
   RequestId next_ = 0;
+  Rank nextSender_ = 0;  // waitForSender's last answer: it looks at the peers after it first
   std::vector<RequestId> finished_;
   std::size_t pending_ = 0;  // sends and receives posted and not finished
   std::string abandoned_;    // why the transport was given up; empty while it works

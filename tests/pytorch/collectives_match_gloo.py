@@ -208,6 +208,30 @@ class PointToPoint(unittest.TestCase):
         self.assertTrue(torch.equal(zero, torch.full((4,), float(preceding))))
         self.assertTrue(torch.equal(three, torch.full((5,), 30.0 + preceding)))
 
+    def test_recv_from_any_rank_returns_the_sender_as_gloo_does(self):
+        rank, ranks = dist.get_rank(), dist.get_world_size()
+        for group in (None, GLOO):
+            if rank != 0:
+                dist.send(torch.full((3,), 10.0 * rank), 0, group=group, tag=7)
+                dist.send(torch.full((3,), 10.0 * rank + 1), 0, group=group, tag=7)
+                continue
+            seen = {}
+            for _ in range(2 * (ranks - 1)):
+                message = torch.empty(3)
+                sender = dist.recv(message, tag=7, group=group)  # src=None: from any rank
+                self.assertTrue(torch.equal(message, torch.full((3,), message[0].item())), "one message, whole")
+                seen.setdefault(sender, []).append(message[0].item())
+            self.assertEqual(seen, {r: [10.0 * r, 10.0 * r + 1] for r in range(1, ranks)}, "each sender's, in its order")
+        # irecv(src=None): the work names the sender once waited for.
+        if rank == 1:
+            dist.send(torch.full((2,), 5.0), 0, tag=8)
+        elif rank == 0:
+            message = torch.empty(2)
+            work = dist.irecv(message, tag=8)
+            work.wait()
+            self.assertEqual(work._source_rank(), 1)
+            self.assertTrue(torch.equal(message, torch.full((2,), 5.0)))
+
     def test_a_strided_tensor_is_received_in_place(self):
         rank, ranks = dist.get_rank(), dist.get_world_size()
         if rank == 0:

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,43 @@ TEST_F(LibraryApi, PointToPointMessagesMatchTheirTagInTheOrderIssued) {
   EXPECT_EQ(wrongAfterAllreduce(comm_, 1000, rank_, size_, true), 0) << "collectives after point-to-point";
 }
 
+TEST_F(LibraryApi, AReceiveFromAnyRankTakesEachSendersMessagesInTheirOrderAndNamesTheSender) {
+  if (size_ < 2) GTEST_SKIP() << "needs two ranks";
+  // Every other rank sends rank 0 two small messages on tag 3, then one above the TCP eager limit (asked
+  // for, then cleared) on tag 4; rank 0 receives them all from any rank, the large ones with requests.
+  constexpr std::size_t kLarge = 100000;  // 400 kB of int32
+  if (rank_ != 0) {
+    std::vector<std::int32_t> first(4, 10 * rank_), second(4, 10 * rank_ + 1), large(kLarge, 10 * rank_ + 2);
+    ASSERT_EQ(ddl_send(comm_, first.data(), first.size(), DDL_INT32, 0, 3), DDL_SUCCESS) << ddl_last_error();
+    ASSERT_EQ(ddl_send(comm_, second.data(), second.size(), DDL_INT32, 0, 3), DDL_SUCCESS) << ddl_last_error();
+    ASSERT_EQ(ddl_send(comm_, large.data(), large.size(), DDL_INT32, 0, 4), DDL_SUCCESS) << ddl_last_error();
+  } else {
+    std::map<int, std::vector<std::int32_t>> seen;  // by sender, the values in the order they came
+    for (int k = 0; k < 2 * (size_ - 1); ++k) {
+      std::vector<std::int32_t> message(4, -1);
+      int source = -1;
+      ASSERT_EQ(ddl_recv_any(comm_, message.data(), message.size(), DDL_INT32, 3, &source), DDL_SUCCESS) << ddl_last_error();
+      ASSERT_GE(source, 1);
+      ASSERT_LT(source, size_);
+      EXPECT_EQ(message, std::vector<std::int32_t>(4, message[0])) << "one message, whole";
+      seen[source].push_back(message[0]);
+    }
+    std::vector<std::vector<std::int32_t>> large(static_cast<std::size_t>(size_ - 1), std::vector<std::int32_t>(kLarge, -1));
+    std::vector<int> sources(large.size(), -1);
+    std::vector<ddl_request> requests(large.size());
+    for (std::size_t k = 0; k < large.size(); ++k)
+      ASSERT_EQ(ddl_irecv_any(comm_, large[k].data(), kLarge, DDL_INT32, 4, &sources[k], &requests[k]), DDL_SUCCESS) << ddl_last_error();
+    for (std::size_t k = 0; k < large.size(); ++k) {
+      ASSERT_EQ(ddl_wait(requests[k]), DDL_SUCCESS) << ddl_last_error();
+      EXPECT_EQ(large[k], std::vector<std::int32_t>(kLarge, 10 * sources[k] + 2)) << "from rank " << sources[k];
+      seen[sources[k]].push_back(large[k][0]);
+    }
+    for (int r = 1; r < size_; ++r)
+      EXPECT_EQ(seen[r], (std::vector<std::int32_t>{10 * r, 10 * r + 1, 10 * r + 2})) << "rank " << r << "'s, in its order";
+  }
+  EXPECT_EQ(wrongAfterAllreduce(comm_, 1000, rank_, size_, true), 0) << "collectives after receives from any rank";
+}
+
 TEST_F(LibraryApi, AnAllToAllvPutsEveryBlockWhereItsCountsSay) {
   // Rank r sends q + r + 1 elements to rank q, valued 100 r + q, laid out in rank order.
   const auto ranks = static_cast<std::size_t>(size_);
@@ -479,6 +517,9 @@ TEST_F(LibraryApi, BadArgumentsAreRefusedNamingThemWithNothingRun) {
   expectRefused(ddl_reduce_scatter(comm_, buffer.data(), buffer.data(), 1, DDL_FLOAT32, static_cast<ddl_op>(-1)), "op");
   expectRefused(ddl_send(comm_, buffer.data(), 4, DDL_FLOAT32, rank_, 0), "peer");
   expectRefused(ddl_recv(comm_, buffer.data(), 4, DDL_FLOAT32, size_, 0), "peer");
+  expectRefused(ddl_recv_any(comm_, buffer.data(), 4, DDL_FLOAT32, 0, nullptr), "source");
+  int source = -1;
+  expectRefused(ddl_recv_any(comm_, buffer.data(), 4, DDL_FLOAT32, -1, &source), size_ > 1 ? "tag" : "comm");
   if (size_ > 1) expectRefused(ddl_send(comm_, buffer.data(), 4, DDL_FLOAT32, (rank_ + 1) % size_, 1024), "tag");
   expectRefused(ddl_alltoallv(comm_, buffer.data(), nullptr, nullptr, buffer.data(), nullptr, nullptr, DDL_FLOAT32), "sendcounts");
   if (size_ > 1 && size_ <= 8)  // recv overlaps send, at no rank's block: every rank refuses alike

@@ -98,6 +98,16 @@ int main(int argc, char** argv) {
     CHECK(ddl_recv(comm, &heard, 1, DDL_INT64, previous, 7));
     CHECK(ddl_wait(sent));
     wrong += heard != 1000 + previous;
+    /* Every other rank reports to rank 0, which takes the reports as they come, from any rank. */
+    if (rank != 0) {
+      CHECK(ddl_send(comm, &token, 1, DDL_INT64, 0, 8));
+    } else {
+      for (int k = 1; k < size; ++k) {
+        int source = -1;
+        CHECK(ddl_recv_any(comm, &heard, 1, DDL_INT64, 8, &source));
+        wrong += source < 1 || source >= size || heard != 1000 + source;
+      }
+    }
   }
 
   /* All-to-all: rank r sends the value 100 r + q to rank q, one element each. */

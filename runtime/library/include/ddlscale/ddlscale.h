@@ -260,6 +260,12 @@ DDL_API ddl_result ddl_isend(ddl_comm comm, const void* buffer, size_t count, dd
 DDL_API ddl_result ddl_recv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag);
 DDL_API ddl_result ddl_irecv(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int peer, int tag,
                              ddl_request* request);
+/* A receive of the next message of `tag` from whichever rank sends one first (MPI_ANY_SOURCE); `*source`
+ * says which, once the call returns (ddl_recv_any) or its request completes (ddl_irecv_any: `source` must stay
+ * valid until then). Messages of one sender still come in the order it sent them. */
+DDL_API ddl_result ddl_recv_any(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int tag, int* source);
+DDL_API ddl_result ddl_irecv_any(ddl_comm comm, void* buffer, size_t count, ddl_datatype type, int tag, int* source,
+                                 ddl_request* request);
 
 /* Returns once every rank has called it, after this rank's earlier collectives on `comm` completed; a rank
  * that does not arrive within the timeout ends the job. */
