@@ -114,8 +114,15 @@ class Zero1:
         handed = time.perf_counter()
         work = call()
         event = [kind, bucket.bytes, handed, time.perf_counter(), float("nan")]
+
+        # Completed when its future is, on the backend's thread: not when the step gets round to waiting.
+        def completed(done):
+            event[4] = time.perf_counter()
+            return done.value()
+
+        work.get_future().then(completed)
         self.events.append(event)
-        self.works.append((work, event))
+        self.works.append(work)
 
     def _reduce_scatter(self, bucket):
         bucket.flat_gradients.div_(self.group.size())
@@ -123,9 +130,8 @@ class Zero1:
             bucket.gradient_shard, bucket.flat_gradients, group=self.group, async_op=True))
 
     def _wait_all(self):
-        for work, event in self.works:
+        for work in self.works:
             work.wait()
-            event[4] = time.perf_counter()
         self.works = []
 
     def step(self, batch, loss):
