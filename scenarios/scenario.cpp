@@ -441,7 +441,8 @@ void requireOptionsFitBuckets(const JsonReader& root, const Scenario& scenario) 
   for (std::size_t a = 0; a < scenario.algorithms.size(); ++a)
     for (int count : scenario.simulatedGpuCounts()) {
       if (scenario.algorithms[a].choosesPerBucket()) {
-        scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);
+        // A sharded plan's tables are its own kinds' (requireShardedAlgorithms).
+        if (!isSharded(scenario.parallelism)) scenario.bucketAlgorithms(scenario.algorithms[a], count, plan);
         continue;
       }
       try {
@@ -547,18 +548,21 @@ AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gp
   return options;
 }
 
-TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus, CollectiveKind kind) const {
   const JsonReader at = JsonReader(path, algorithm.path).at("tuning");
   std::string name = algorithm.tuning;
-  const std::string placeholder = "{gpus}";
-  for (std::size_t found = name.find(placeholder); found != std::string::npos; found = name.find(placeholder, found))
-    name.replace(found, placeholder.size(), std::to_string(gpus));
+  for (const auto& [placeholder, value] : {std::pair<std::string, std::string>{"{gpus}", std::to_string(gpus)},
+                                           std::pair<std::string, std::string>{"{collective}", std::string(toString(kind))}})
+    for (std::size_t found = name.find(placeholder); found != std::string::npos; found = name.find(placeholder, found))
+      name.replace(found, placeholder.size(), value);
+  const std::string tableOf = kind == CollectiveKind::Allreduce ? "" : std::string(toString(kind)) + " ";
   std::string file;
   try {
     file = findDataFile("scenarios/tuning", name, path, path + ": " + at.path());
   } catch (const InvalidArgument& error) {
-    at.fail("no tuning table for " + std::to_string(gpus) + " GPUs: " + error.message() + " (ddlsim tune --topology " + topology.name +
-            " --gpus " + std::to_string(gpus) + " --json --out FILE makes one)");
+    at.fail("no " + tableOf + "tuning table for " + std::to_string(gpus) + " GPUs: " + error.message() + " (ddlsim tune" +
+            (tableOf.empty() ? "" : " --collective " + std::string(toString(kind))) + " --topology " + topology.name + " --gpus " +
+            std::to_string(gpus) + " --json --out FILE makes one)");
   }
   TuningTable table;
   try {
@@ -566,7 +570,7 @@ TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpu
   } catch (const InvalidArgument& error) {
     at.fail("the table for " + std::to_string(gpus) + " GPUs: " + error.what());
   }
-  const std::string mismatch = tuningMismatch(table, CollectiveKind::Allreduce, gpus, topology.name);
+  const std::string mismatch = tuningMismatch(table, kind, gpus, topology.name);
   if (!mismatch.empty()) at.fail(file + " " + mismatch);
   if (table.elementBytes != gradientElementBytes(gradients))
     at.fail(file + " was tuned for " + std::to_string(table.elementBytes) + "-byte elements, not " +
@@ -596,6 +600,37 @@ BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, 
   return chosen;
 }
 
+std::vector<BucketAlgorithms> Scenario::shardedBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus,
+                                                                 const IterationPlan& plan) const {
+  const std::vector<GradientBucket>& buckets = plan.buckets();
+  const int elementBytes = plan.workload().elementBytes;
+  std::vector<BucketAlgorithms> perKind;
+  for (const CollectiveKind kind : collectiveKindsOf(parallelism)) {
+    // One GPU sends nothing, whatever the algorithm: it needs no table.
+    if (!algorithm.choosesPerBucket() || gpus == 1) {
+      const std::string name = algorithm.choosesPerBucket() ? "ring" : algorithm.name;
+      perKind.emplace_back(buckets.size(), AlgorithmChoice{&findAlgorithm(kind, name), optionsFor(algorithm, gpus)});
+      continue;
+    }
+    const TuningTable table = tuningTableFor(algorithm, gpus, kind);
+    BucketAlgorithms chosen;
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      // The plan pads each unit to a multiple of the GPUs (iteration_simulation.cpp): that is the size run.
+      const Elements padded = (buckets[b].elements.count + gpus - 1) / gpus * gpus;
+      chosen.push_back(table.choose(static_cast<double>(padded) * elementBytes));
+      try {
+        makeSchedule(*chosen[b].algorithm, {kind, gpus, padded, elementBytes}, chosen[b].options);
+      } catch (const InvalidArgument& error) {
+        JsonReader(path, algorithm.path).at("tuning").fail("at " + std::to_string(gpus) + " GPUs, " + chosen[b].label() + " (the " +
+                                                          std::string(toString(kind)) + " choice for unit " + std::to_string(b) +
+                                                          "): " + error.message());
+      }
+    }
+    perKind.push_back(std::move(chosen));
+  }
+  return perKind;
+}
+
 // NCCL's choice for each bucket (algorithms/tuning/nccl_tuning_model.hpp) under Simple: an iteration runs on
 // one platform for all its buckets, calibrated to Simple, so no bucket can run under another protocol.
 BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
@@ -618,16 +653,29 @@ BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorit
 Scenario loadScenario(const std::string& path) { return scenarioFromJson(readJsonFile(path), path); }
 
 // A sharded plan reduce-scatters and all-gathers: each entry must name algorithms of both kinds, whose
-// options fit every GPU count. "auto" and "nccl" choose allreduces only.
+// options fit every GPU count, or be "auto" with a table of each kind at every count. "nccl" chooses
+// allreduces only: NCCL's choice of reduce-scatters and all-gathers is not modelled.
 void requireShardedAlgorithms(const JsonReader& root, const Scenario& scenario) {
   if (!isSharded(scenario.parallelism)) return;
   const std::string parallelism = parallelismName(scenario.parallelism);
   for (std::size_t i = 0; i < scenario.algorithms.size(); ++i) {
     const ScenarioAlgorithm& entry = scenario.algorithms[i];
     const JsonReader name = root.at("algorithms").at(i).at("name");
-    if (entry.choosesPerBucket())
-      name.fail("'" + entry.name + "' chooses allreduces per bucket; " + parallelism +
-                " reduce-scatters and all-gathers: name an algorithm of both");
+    if (entry.ncclChosen())
+      name.fail("'nccl' chooses allreduces per bucket; " + parallelism +
+                " reduce-scatters and all-gathers, whose choice by NCCL is not modelled: name an algorithm of both, or auto");
+    if (entry.tuned()) {
+      // Hybrid's collectives run over a node's GPUs and across the nodes: tables of other GPU counts.
+      if (scenario.parallelism == Parallelism::Hybrid)
+        name.fail("'auto' under hybrid would need tables for a node's GPUs and for the nodes: name an algorithm of its three kinds");
+      if (entry.tuning.find("{collective}") == std::string::npos)
+        root.at("algorithms").at(i).at("tuning").fail("'" + entry.tuning + "' names one table, but " + parallelism +
+                                                      " reduce-scatters and all-gathers: put {collective} in it, as in "
+                                                      "dgx-h100-ndr-{collective}-{gpus}.json");
+      const IterationPlan plan = scenario.iterationPlan();
+      for (int gpus : scenario.simulatedGpuCounts()) scenario.shardedBucketAlgorithms(entry, gpus, plan);
+      continue;
+    }
     try {
       for (CollectiveKind kind : collectiveKindsOf(scenario.parallelism)) {
         const AlgorithmDefinition& algorithm = findAlgorithm(kind, entry.name);

@@ -44,7 +44,8 @@ struct ScenarioAlgorithm {
   std::string name;
   std::vector<ScenarioOption> options;  // in the option table's order
   std::string path;  // where it sits in the file, for messages
-  // "auto": the tuning table (`ddlsim tune`) of N GPUs is this file with "{gpus}" replaced by N.
+  // "auto": the tuning table (`ddlsim tune`) of N GPUs is this file with "{gpus}" replaced by N; under a
+  // sharded parallelism, with "{collective}" replaced by each kind's name (reduce-scatter, all-gather).
   std::string tuning;
 
   bool tuned() const { return name == kTunedAlgorithm; }
@@ -99,12 +100,16 @@ struct Scenario {
   IterationPlan iterationPlan(double computeScale = 1) const;
   // The options of `algorithm` at `gpus` GPUs, already validated (none for "auto" and "nccl").
   AlgorithmOptions optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const;
-  // "auto" at `gpus` GPUs: its tuning table, checked to be one of allreduces at that count on this
-  // topology, in the gradients' element size; InvalidArgument naming $.algorithms[i].tuning otherwise.
-  TuningTable tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus) const;
+  // "auto" at `gpus` GPUs: its tuning table of `kind`, checked to be one of that collective at that count on
+  // this topology, in the gradients' element size; InvalidArgument naming $.algorithms[i].tuning otherwise.
+  TuningTable tuningTableFor(const ScenarioAlgorithm& algorithm, int gpus, CollectiveKind kind = CollectiveKind::Allreduce) const;
   // What allreduces each bucket of `plan` at `gpus` GPUs: the entry's algorithm for all, or for "auto" the
   // tuning table's choice at each bucket's size, each checked to fit its bucket.
   BucketAlgorithms bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
+  // Under a sharded parallelism, what runs each bucket's collective of each kind (collectiveKindsOf's order):
+  // the algorithms of the entry's name for every bucket, or for "auto" each kind's table's choice at each
+  // bucket's size (padded to the GPUs, as the plan pads it), each checked to fit its bucket.
+  std::vector<BucketAlgorithms> shardedBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
   // "nccl": each bucket as NCCL's tuning model would allreduce it under Simple; InvalidArgument naming
   // $.algorithms[i].name where the GPUs leave a node part full.
   BucketAlgorithms ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;

@@ -74,14 +74,25 @@ IterationCollectives bucketAllreduces(const IterationPlan& plan, const Algorithm
 
 IterationCollectives shardedCollectives(const IterationPlan& plan, Parallelism parallelism, const ShardedAlgorithms& chosen,
                                         const AlgorithmOptions& options, int gpus, int ranksPerNode) {
-  if (!isSharded(parallelism)) throw std::invalid_argument("ddp shards nothing: its collectives are bucketAllreduces");
-  BucketAlgorithms algorithms;
+  std::vector<BucketAlgorithms> perKind;
   for (CollectiveKind kind : collectiveKindsOf(parallelism)) {
     const AlgorithmDefinition* algorithm = kind == CollectiveKind::ReduceScatter ? chosen.reduceScatter
                                            : kind == CollectiveKind::AllGather   ? chosen.allGather
                                                                                  : chosen.allreduce;
     if (!algorithm) throw std::invalid_argument(std::string(parallelismName(parallelism)) + " needs an algorithm for each of its kinds");
-    const BucketAlgorithms each = sameForEveryBucket(plan, *algorithm, options);
+    perKind.push_back(sameForEveryBucket(plan, *algorithm, options));
+  }
+  return shardedCollectives(plan, parallelism, perKind, gpus, ranksPerNode);
+}
+
+IterationCollectives shardedCollectives(const IterationPlan& plan, Parallelism parallelism,
+                                        const std::vector<BucketAlgorithms>& perKind, int gpus, int ranksPerNode) {
+  if (!isSharded(parallelism)) throw std::invalid_argument("ddp shards nothing: its collectives are bucketAllreduces");
+  if (perKind.size() != collectiveKindsOf(parallelism).size())
+    throw std::invalid_argument(std::string(parallelismName(parallelism)) + " needs the algorithms of each of its kinds");
+  BucketAlgorithms algorithms;
+  for (const BucketAlgorithms& each : perKind) {
+    if (each.size() != plan.buckets().size()) throw std::invalid_argument("one algorithm per bucket and collective kind");
     algorithms.insert(algorithms.end(), each.begin(), each.end());
   }
   return buildCollectives(plan, parallelism, algorithms, gpus, ranksPerNode);

@@ -61,6 +61,10 @@ ShardedAlgorithms shardedAlgorithmsNamed(std::string_view name);
 // parallelism cannot follow (iterationSteps).
 IterationCollectives shardedCollectives(const IterationPlan& plan, Parallelism parallelism, const ShardedAlgorithms& algorithms,
                                         const AlgorithmOptions& options, int gpus, int ranksPerNode = 0);
+// The same with what runs each bucket's collective of each kind, the kinds in collectiveKindsOf's order (a
+// tuning table's choice per bucket and kind); std::invalid_argument unless there is one per bucket and kind.
+IterationCollectives shardedCollectives(const IterationPlan& plan, Parallelism parallelism,
+                                        const std::vector<BucketAlgorithms>& perKind, int gpus, int ranksPerNode = 0);
 
 // Of the schedules of each algorithm and kind, the one with the most elements, whose schedule has the most
 // steps and talks between every pair the others do: one schedule index per algorithm and kind.

@@ -59,11 +59,11 @@ std::string gpusField(const Scenario& scenario, int gpus) {
 }
 
 // Each collective of `choice` at `gpus` GPUs: each bucket's allreduce, or under a sharded plan each
-// bucket's reduce-scatter and all-gather by the algorithms of the entry's name.
+// bucket's reduce-scatter and all-gather by the algorithms of the entry's name or by auto's tables.
 IterationCollectives pointBuckets(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
   try {
     if (isSharded(scenario.parallelism))
-      return shardedCollectives(plan, scenario.parallelism, shardedAlgorithmsNamed(choice.name), scenario.optionsFor(choice, gpus), gpus,
+      return shardedCollectives(plan, scenario.parallelism, scenario.shardedBucketAlgorithms(choice, gpus, plan), gpus,
                                 scenario.topology.node.gpus);
     return bucketAllreduces(plan, scenario.bucketAlgorithms(choice, gpus, plan), gpus);
   } catch (const InvalidArgument& error) {

@@ -1,14 +1,21 @@
-// A scenario's {"name": "auto", "tuning": FILE}: each bucket allreduced by its tuning table's choice, the
-// point simulated with those choices and saying what they were, and the shipped tables still what the
-// simulator says.
+// A scenario's {"name": "auto", "tuning": FILE}: each bucket allreduced by its tuning table's choice (under
+// a sharded plan, each unit's reduce-scatter and all-gather by its kind's table), the point simulated with
+// those choices and saying what they were, and the shipped tables still what the simulator says.
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/io/tuning_table.hpp"
 #include "algorithms/tuning/tuning_candidates.hpp"
+#include "common/invalid_argument.hpp"
 #include "scenarios/scenario.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
@@ -71,6 +78,91 @@ TEST(ScenarioAuto, SimulatesThePointWithTheChoicesAndRecordsThem) {
     EXPECT_EQ(point.collectives[b].chosen, chosen[b].label()) << "bucket " << b;
     EXPECT_DOUBLE_EQ(point.collectives[b].seconds, expected.allreduces[b].seconds) << "bucket " << b;
   }
+}
+
+// A table of `kind` at `gpus` GPUs of `scenario`'s topology as ddlsim tune --collective writes it: every
+// candidate simulated alone at each size from 1 MiB to 64 MiB.
+void writeTable(const Scenario& scenario, CollectiveKind kind, int gpus, const std::filesystem::path& path) {
+  TuningTable table;
+  table.run = describeRun("ddlsim", "simulated");
+  table.topology = scenario.topology.name;
+  table.gpus = gpus;
+  table.collective = kind;
+  const Cluster cluster(scenario.topology, gpus, scenario.placement);
+  for (std::int64_t bytes = 1 << 20; bytes <= 64 << 20; bytes *= 4) table.sizes.push_back(bytes);
+  for (const AlgorithmChoice& candidate : tuningCandidates(kind, gpus, clusterShapeOf(scenario.topology, gpus))) {
+    TunedCandidate tuned{candidate, {}};
+    for (const std::int64_t bytes : table.sizes)
+      tuned.seconds.push_back(engineNamed("step", "engine")
+                                  .collective(makeSchedule(*candidate.algorithm, {kind, gpus, bytes / 4, 4}, candidate.options), cluster)
+                                  .seconds);
+    table.candidates.push_back(tuned);
+  }
+  std::ofstream(path) << tuningTableToJson(table).dump(1);
+}
+
+// Under zero1, "auto" reads a table per collective kind, {collective} in its name: each unit's reduce-scatter
+// and all-gather is its kind's table's choice. Ring is today the only algorithm of either kind, so auto's
+// iteration is ring's; a table name without {collective}, a missing kind's table, and "nccl" (whose choice of
+// these kinds is not modelled) are refused naming the field.
+TEST(ScenarioAuto, UnderAShardedPlanEachKindsTableChoosesEachUnitsCollective) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("ddlscale-sharded-auto-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const std::string path = std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50-tuned.json";
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(path));
+  json.erase("effects");
+  json["parallelism"] = "zero1";
+  json["gpus"] = {1, 8};
+  json["algorithms"] = {{{"name", "auto"}, {"tuning", (folder / "t-{collective}-{gpus}.json").string()}}, {{"name", "ring"}}};
+  nlohmann::json oneGpu = json;
+  oneGpu["gpus"] = {1};  // one GPU needs no table: the scenario's topology, to write the tables for
+  const Scenario tables = scenarioFromJson(oneGpu, path);
+  for (CollectiveKind kind : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather})
+    writeTable(tables, kind, 8, folder / ("t-" + std::string(toString(kind)) + "-8.json"));
+
+  const Scenario scenario = scenarioFromJson(json, path);
+  const IterationPlan plan = scenario.iterationPlan();
+  const std::vector<BucketAlgorithms> perKind = scenario.shardedBucketAlgorithms(scenario.algorithms[0], 8, plan);
+  ASSERT_EQ(perKind.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const CollectiveKind kind = k == 0 ? CollectiveKind::ReduceScatter : CollectiveKind::AllGather;
+    const TuningTable table = scenario.tuningTableFor(scenario.algorithms[0], 8, kind);
+    EXPECT_EQ(table.collective, kind);
+    ASSERT_EQ(perKind[k].size(), plan.buckets().size());
+    for (std::size_t b = 0; b < perKind[k].size(); ++b) {
+      const double padded = static_cast<double>((plan.buckets()[b].elements.count + 7) / 8 * 8) * plan.workload().elementBytes;
+      EXPECT_EQ(perKind[k][b].label(), table.choose(padded).label()) << toString(kind) << ", unit " << b;
+      EXPECT_EQ(perKind[k][b].algorithm, &findAlgorithm(kind, "ring"));
+    }
+  }
+  const ScalingResults results = simulateScenario(scenario, engineNamed("step", "engine"));
+  const ScalingPoint* automatic = nullptr;
+  const ScalingPoint* ring = nullptr;
+  for (const ScalingPoint& point : results.points)
+    if (point.gpus == 8) (point.algorithmName == "auto" ? automatic : ring) = &point;
+  ASSERT_TRUE(automatic && ring);
+  EXPECT_DOUBLE_EQ(automatic->iterationSeconds, ring->iterationSeconds) << "auto chose ring for every unit";
+  ASSERT_EQ(automatic->collectives.size(), 2 * plan.buckets().size());
+  for (const CollectiveMeasurement& collective : automatic->collectives) EXPECT_EQ(collective.chosen, "ring") << collective.collective;
+
+  const auto refusal = [&](const nlohmann::json& edited) {
+    try {
+      scenarioFromJson(edited, path);
+    } catch (const InvalidArgument& error) {
+      return error.field().substr(error.field().find(": ") + 2) + ": " + error.message();
+    }
+    return std::string("(no error)");
+  };
+  nlohmann::json edited = json;
+  edited["algorithms"][0]["tuning"] = (folder / "t-reduce-scatter-{gpus}.json").string();
+  EXPECT_EQ(refusal(edited).rfind("$.algorithms[0].tuning: '", 0), 0) << refusal(edited);
+  EXPECT_NE(refusal(edited).find("put {collective} in it"), std::string::npos) << refusal(edited);
+  std::filesystem::remove(folder / "t-all-gather-8.json");
+  EXPECT_EQ(refusal(json).rfind("$.algorithms[0].tuning: no all-gather tuning table for 8 GPUs", 0), 0) << refusal(json);
+  edited = json;
+  edited["algorithms"] = {{{"name", "nccl"}}};
+  EXPECT_EQ(refusal(edited).rfind("$.algorithms[0].name: 'nccl' chooses allreduces per bucket; zero1", 0), 0) << refusal(edited);
+  std::filesystem::remove_all(folder);
 }
 
 // A table the simulator would now write differently is stale: make it again (scenarios/tuning/README.md).
