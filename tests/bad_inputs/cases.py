@@ -436,6 +436,7 @@ CASES = [
           ("a negative backward time", ["--gpu", "cpu-rank"], [("$.gradients[2].backward_s", -1)], ["$.gradients[2].backward_s"]),
           ("no gradients", ["--gpu", "cpu-rank"], [("$.gradients", [])], ["$.gradients", "at least one"]),
           ("a bf16 profile", ["--gpu", "cpu-rank"], [("$.precision", "bf16")], ["$.precision"]),
+          ("a sequence of no tokens", ["--gpu", "cpu-rank"], [("$.sequence_length", 0)], ["$.sequence_length"]),
           ("an unknown field", ["--gpu", "cpu-rank"], [("$.colour", "red")], ["$.colour", "unknown field"]),
           ("no --gpu", [], [], ["--gpu"]),
       ]],
@@ -779,6 +780,9 @@ CASES = [
           ("an unknown transport", ["--transport", "udp"], ["--transport", "udp"]),
           ("-w 0", ["-w", "0"], ["-w"]),
           ("no jobs per point", ["--jobs", "0"], ["--jobs"]),
+          ("a parallelism it does not train", ["--parallelism", "ddp zero3"], ["--parallelism", "zero3"]),
+          ("a sequence of no tokens", ["--model", "gpt-mini", "--sequence-length", "0"], ["--sequence-length"]),
+          ("a model that is neither torchvision's nor a GPT", ["--model", "gpt-huge"], ["--model", "gpt-huge"]),
           ("a missing value", ["--transport"], ["--transport"]),
       ]],
     *[Case(f"validate_calibration: {name}", ["{source}/analysis/validate_calibration", *flags, "--out", "{dir}/results"], expect)
