@@ -120,9 +120,8 @@ class Zero1:
             event[4] = time.perf_counter()
             return done.value()
 
-        work.get_future().then(completed)
         self.events.append(event)
-        self.works.append(work)
+        self.works.append((work, work.get_future().then(completed)))
 
     def _reduce_scatter(self, bucket):
         bucket.flat_gradients.div_(self.group.size())
@@ -130,8 +129,11 @@ class Zero1:
             bucket.gradient_shard, bucket.flat_gradients, group=self.group, async_op=True))
 
     def _wait_all(self):
-        for work in self.works:
+        # The work completes before its future's callbacks run: wait for the stamp too, or the step's last
+        # collective may still read as never completed (NaN) when the step's events are read.
+        for work, stamped in self.works:
             work.wait()
+            stamped.wait()
         self.works = []
 
     def step(self, batch, loss):
