@@ -105,6 +105,11 @@ class Train(unittest.TestCase):
                                  text=True, env=environment())
             self.assertEqual(run.returncode, 2, options)
             self.assertIn(word, run.stderr)
+        # ZeRO-1 runs no allreduce: an allreduce chosen for it would label its point with what did not run.
+        run = subprocess.run([sys.executable, "-m", "ddlscale_torch.train", "--model", "gpt-nano", "--parallelism", "zero1"],
+                             capture_output=True, text=True, env=environment(DDLSCALE_ALGORITHM="ddl dims=2"))
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("DDLSCALE_ALGORITHM", run.stderr)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,10 @@ def parse_arguments(argv):
         parser.error(f"--parallelism: '{arguments.parallelism}' is neither ddp nor zero1")
     if arguments.parallelism == "zero1" and arguments.backend == "gloo":
         parser.error("--parallelism zero1 reduce-scatters, which torch 1.13's gloo does not: give --backend ddlscale")
+    chosen = os.environ.get(ALGORITHM_VARIABLE, "").strip().partition(" ")[0]
+    if arguments.parallelism == "zero1" and (chosen not in ("", "ring") or os.environ.get(TUNING_VARIABLE, "").strip()):
+        parser.error(f"--parallelism zero1 reduce-scatters and all-gathers by ring; {ALGORITHM_VARIABLE} and {TUNING_VARIABLE} "
+                     "choose the allreduce, which it does not run: leave them unset (or ring)")
     return arguments
 
 
@@ -130,6 +134,11 @@ def algorithm_of(arguments, group, largest_bucket):
     """The point's algorithm, parameters and label: what ran the largest bucket."""
     if arguments.backend == "gloo":
         return "gloo", {}, "gloo"
+    if arguments.parallelism == "zero1":
+        # DDLSCALE_ALGORITHM and DDLSCALE_TUNING choose the allreduce, which ZeRO-1 does not run: its
+        # reduce-scatters and all-gathers run the group's own choice for them (ring unless set_algorithm).
+        label = group.describe("reduce_scatter", largest_bucket)
+        return label.split(" ")[0], {}, label
     label = group.describe("allreduce", largest_bucket)
     if os.environ.get(TUNING_VARIABLE, "").strip():
         return "auto", {}, f"auto ({label})"
