@@ -578,6 +578,33 @@ TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpu
   return table;
 }
 
+namespace {
+
+// "auto" at `gpus` GPUs: its `kind` table's choice for each bucket of `plan`, each checked to fit it. A sharded
+// plan pads each unit to a multiple of the GPUs (iteration_simulation.cpp): that is the size it runs.
+BucketAlgorithms tableChoices(const Scenario& scenario, const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan,
+                              CollectiveKind kind) {
+  const TuningTable table = scenario.tuningTableFor(algorithm, gpus, kind);
+  const bool sharded = isSharded(scenario.parallelism);
+  const int elementBytes = plan.workload().elementBytes;
+  BucketAlgorithms chosen;
+  for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
+    Elements elements = plan.buckets()[b].elements.count;
+    if (sharded) elements = (elements + gpus - 1) / gpus * gpus;
+    chosen.push_back(table.choose(static_cast<double>(elements) * elementBytes));
+    try {
+      makeSchedule(*chosen[b].algorithm, {kind, gpus, elements, elementBytes}, chosen[b].options);
+    } catch (const InvalidArgument& error) {
+      const std::string which = sharded ? "the " + std::string(toString(kind)) + " choice for unit " : "the choice for bucket ";
+      JsonReader(scenario.path, algorithm.path).at("tuning").fail("at " + std::to_string(gpus) + " GPUs, " + chosen[b].label() + " (" +
+                                                                 which + std::to_string(b) + "): " + error.message());
+    }
+  }
+  return chosen;
+}
+
+}  // namespace
+
 BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const {
   const std::vector<GradientBucket>& buckets = plan.buckets();
   if (!algorithm.choosesPerBucket())
@@ -585,48 +612,20 @@ BucketAlgorithms Scenario::bucketAlgorithms(const ScenarioAlgorithm& algorithm, 
   // One GPU sends nothing, whatever the algorithm: it needs no table.
   if (gpus == 1) return BucketAlgorithms(buckets.size(), {&findAlgorithm(CollectiveKind::Allreduce, "ring"), {}});
   if (algorithm.ncclChosen()) return ncclBucketAlgorithms(algorithm, gpus, plan);
-  const TuningTable table = tuningTableFor(algorithm, gpus);
-  BucketAlgorithms chosen;
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    chosen.push_back(table.choose(static_cast<double>(buckets[b].elements.count) * plan.workload().elementBytes));
-    try {
-      makeSchedule(*chosen[b].algorithm, {CollectiveKind::Allreduce, gpus, buckets[b].elements.count, plan.workload().elementBytes},
-                   chosen[b].options);
-    } catch (const InvalidArgument& error) {
-      JsonReader(path, algorithm.path).at("tuning").fail("at " + std::to_string(gpus) + " GPUs, " + chosen[b].label() +
-                                                        " (the choice for bucket " + std::to_string(b) + "): " + error.message());
-    }
-  }
-  return chosen;
+  return tableChoices(*this, algorithm, gpus, plan, CollectiveKind::Allreduce);
 }
 
 std::vector<BucketAlgorithms> Scenario::shardedBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus,
                                                                  const IterationPlan& plan) const {
-  const std::vector<GradientBucket>& buckets = plan.buckets();
-  const int elementBytes = plan.workload().elementBytes;
   std::vector<BucketAlgorithms> perKind;
   for (const CollectiveKind kind : collectiveKindsOf(parallelism)) {
     // One GPU sends nothing, whatever the algorithm: it needs no table.
     if (!algorithm.choosesPerBucket() || gpus == 1) {
       const std::string name = algorithm.choosesPerBucket() ? "ring" : algorithm.name;
-      perKind.emplace_back(buckets.size(), AlgorithmChoice{&findAlgorithm(kind, name), optionsFor(algorithm, gpus)});
+      perKind.emplace_back(plan.buckets().size(), AlgorithmChoice{&findAlgorithm(kind, name), optionsFor(algorithm, gpus)});
       continue;
     }
-    const TuningTable table = tuningTableFor(algorithm, gpus, kind);
-    BucketAlgorithms chosen;
-    for (std::size_t b = 0; b < buckets.size(); ++b) {
-      // The plan pads each unit to a multiple of the GPUs (iteration_simulation.cpp): that is the size run.
-      const Elements padded = (buckets[b].elements.count + gpus - 1) / gpus * gpus;
-      chosen.push_back(table.choose(static_cast<double>(padded) * elementBytes));
-      try {
-        makeSchedule(*chosen[b].algorithm, {kind, gpus, padded, elementBytes}, chosen[b].options);
-      } catch (const InvalidArgument& error) {
-        JsonReader(path, algorithm.path).at("tuning").fail("at " + std::to_string(gpus) + " GPUs, " + chosen[b].label() + " (the " +
-                                                          std::string(toString(kind)) + " choice for unit " + std::to_string(b) +
-                                                          "): " + error.message());
-      }
-    }
-    perKind.push_back(std::move(chosen));
+    perKind.push_back(tableChoices(*this, algorithm, gpus, plan, kind));
   }
   return perKind;
 }
