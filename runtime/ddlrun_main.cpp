@@ -13,11 +13,14 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "common/cli_checks.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/mpi_command_line.hpp"
 #include "runtime/bench/bench_command.hpp"
 #include "runtime/deadline_timer.hpp"
 #include "common/fault_injection.hpp"
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  const std::vector<std::string> arguments(argv + 1, argv + argc);  // before MPI_Init, which may take some
   ddl::freezeIfAsked("init", launchRank);
   const std::chrono::milliseconds timeout = command->timeout();
   int threadSupport = MPI_THREAD_SINGLE;
@@ -92,9 +96,15 @@ int main(int argc, char** argv) {
     ddl::SilenceWatchdog watchdog(MPI_COMM_WORLD, timeout, threadSupport);
     bool fits = true;
     try {
+      const auto disagreement = ddl::commandLineDisagreement(MPI_COMM_WORLD, arguments, [&](MPI_Request& request, const char* what) {
+        auto wait = watchdog.waitingIn(what);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+      });
+      if (disagreement) throw ddl::InvalidArgument("command line", *disagreement);
       command->checkForJob(mpiRanks);
     } catch (const ddl::InvalidArgument& error) {
-      // Options that do not fit the job's rank count: every rank finds the same, so all get here.
+      // Ranks started with different command lines, or options that do not fit the job's rank count: every
+      // rank finds the same, so all get here.
       if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
       status = 2;
       fits = false;

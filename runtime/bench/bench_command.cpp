@@ -56,6 +56,10 @@ BenchCommand::BenchCommand(CLI::App& app)
   command_->add_option("--baseline", baseline_,
                        "Also run the library's own collective on the same buffers: mpi (with --transport mpi) or nccl "
                        "(with --transport nccl)");
+  command_->add_flag("--check-agreement", checkAgreement_,
+                     "Before each run, the ranks agree on its call (collective, type, count, reduction, call number) "
+                     "as libddlscale does under DDLSCALE_CHECK_AGREEMENT=1, and the time includes it: what the check "
+                     "costs. Host transports only (mpi, threads)");
   command_->add_flag("--csv", csv_, "CSV instead of the table");
   command_->add_flag("--json", json_, "JSON instead of the table");
   command_->add_option("--out", bench_.out, "With --csv or --json: write to this file")->check(writableFile());
@@ -143,6 +147,10 @@ void BenchCommand::check() {
                                               std::string(transport.name));
   }
   bench_.baseline = !baseline_.empty();
+  if (checkAgreement_ && transport.onGpus)
+    throw InvalidArgument("--check-agreement", "the check's messages go between host buffers, which --transport " +
+                                                   std::string(transport.name) + " does not send; use mpi or threads");
+  bench_.checkAgreement = checkAgreement_;
   bench_.transport = transport.name;
 
   const auto largest = static_cast<double>(bench_.sizes.back());

@@ -25,6 +25,7 @@ class BenchCommand final : public DdlrunCommand {
   std::string stepBytes_;
   NcclTestsFlags ncclTestsFlags_;
   bool csv_ = false, json_ = false;
+  bool checkAgreement_ = false;
   BenchOptions bench_;
   int ranks_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "algorithms/io/collective_sweep_json.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
+#include "runtime/call_agreement.hpp"
+#include "runtime/mpi/silence_watchdog.hpp"
 #include "common/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
@@ -94,6 +97,41 @@ std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& colle
   }
   return world.sumOverRanks(wrong);
 }
+
+// The agreement's channel, as libddlscale's: above any schedule's, below the watchdog's tags.
+constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 1;
+
+CallKind callKindOf(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::Allreduce: return CallKind::Allreduce;
+    case CollectiveKind::ReduceScatter: return CallKind::ReduceScatter;
+    case CollectiveKind::AllGather: return CallKind::AllGather;
+  }
+  return CallKind::Allreduce;
+}
+
+// --check-agreement: every run is first agreed on, as libddlscale agrees on a call, at the cost it has there.
+class CallChecker {
+ public:
+  CallChecker(const BenchOptions& options, Transport& transport) : options_(options), transport_(transport) {}
+
+  void agree(Elements count) {
+    if (!options_.checkAgreement) return;
+    const CallShape shape{callKindOf(options_.collective), static_cast<std::int32_t>(options_.type), count, -1,
+                          options_.collective == CollectiveKind::AllGather ? -1 : static_cast<std::int32_t>(Reduction::Sum),
+                          ++calls_};
+    agreeOnCall(transport_, kAgreementChannel, shape, [this](std::vector<RequestId> requests, const std::string&) {
+      std::set<RequestId> pending(requests.begin(), requests.end());
+      while (!pending.empty())
+        for (const RequestId id : waitSomeWithin(transport_, options_.run.timeout)) pending.erase(id);
+    });
+  }
+
+ private:
+  const BenchOptions& options_;
+  Transport& transport_;
+  std::uint64_t calls_ = 0;
+};
 
 // "ddl 2x2", what a schedule file says of itself, or "auto" where a tuning table chooses per size.
 std::string describeAlgorithm(const BenchOptions& options) {
@@ -229,6 +267,7 @@ int runBench(const BenchOptions& options, RankContext& context) {
   const std::size_t elementBytes = sizeOf(options.type);
   const std::string algorithm = describeAlgorithm(options);
   ProgramRunner runner(transport, options.run);
+  CallChecker checker(options, transport);
   const auto largest = static_cast<std::size_t>(options.sizes.back()) + elementBytes;
   // nccl-tests' sendbuff and recvbuff: out of place reads `input` and leaves its result in `output`; in place
   // works on `output` alone. Both begin -u elements into their memory.
@@ -258,10 +297,12 @@ int runBench(const BenchOptions& options, RankContext& context) {
     BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}, options.tuning ? choice.label() : ""};
     auto outOfPlace = [&] {
       freezeIfAsked("allreduce", rank);
+      checker.agree(count);
       runner.run(program, input.data(), output.data(), options.type);
     };
     auto inPlace = [&] {
       freezeIfAsked("allreduce", rank);
+      checker.agree(count);
       runner.run(program, output.data(), options.type);
     };
     try {

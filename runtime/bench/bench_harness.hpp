@@ -40,6 +40,7 @@ struct BenchOptions {
   std::string configuration;  // a label for the results, to join them with predictions
   std::string transport;      // --transport, for the results
   bool baseline = false;      // also run the transport's library's own collective (RankContext::library)
+  bool checkAgreement = false;  // --check-agreement: the ranks agree on each run's call first, as libddlscale can
   RunOptions run;
 };
 

@@ -459,39 +459,9 @@ bool Communicator::checksEveryCall() {
 }
 
 void Communicator::agreeOnCall(const CallShape& mine) {
-  // Rank 0 compares; each other rank hears back the first rank that differs from rank 0, and its call.
-  struct Verdict {
-    std::int32_t differing = -1;  // -1: every rank agrees
-    std::int32_t reserved = 0;
-    CallShape first;   // rank 0's call
-    CallShape theirs;  // the differing rank's
-  } verdict;
   Transport& transport = control();
-  const std::string what = "checking that the ranks agree on " + describeCall(mine);
-  if (rank_ == 0) {
-    std::vector<CallShape> shapes(static_cast<std::size_t>(size_));
-    std::vector<RequestId> received;
-    for (Rank r = 1; r < size_; ++r)
-      received.push_back(transport.postReceive(r, kAgreementChannel, &shapes[static_cast<std::size_t>(r)], sizeof(CallShape)));
-    waitForAll(transport, std::move(received), what);
-    verdict.first = mine;
-    for (Rank r = 1; r < size_ && verdict.differing < 0; ++r)
-      if (!(shapes[static_cast<std::size_t>(r)] == mine)) {
-        verdict.differing = r;
-        verdict.theirs = shapes[static_cast<std::size_t>(r)];
-      }
-    std::vector<RequestId> sent;
-    for (Rank r = 1; r < size_; ++r) sent.push_back(transport.postSend(r, kAgreementChannel, &verdict, sizeof verdict));
-    waitForAll(transport, std::move(sent), what);
-  } else {
-    waitForAll(transport, {transport.postSend(0, kAgreementChannel, &mine, sizeof mine),
-                           transport.postReceive(0, kAgreementChannel, &verdict, sizeof verdict)},
-               what);
-  }
-  if (verdict.differing >= 0)
-    throw InvalidArgument("comm", "the ranks disagree on this collective, so none of them runs it: rank 0 calls " +
-                                      describeCall(verdict.first) + ", rank " + std::to_string(verdict.differing) + " " +
-                                      describeCall(verdict.theirs));
+  ddl::agreeOnCall(transport, kAgreementChannel, mine,
+                   [&](std::vector<RequestId> requests, const std::string& what) { waitForAll(transport, std::move(requests), what); });
 }
 
 void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {

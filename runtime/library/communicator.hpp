@@ -24,7 +24,7 @@
 #include "algorithms/collectives/algorithm_choice.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
-#include "runtime/library/call_shape.hpp"
+#include "runtime/call_agreement.hpp"
 #include "runtime/program_runner.hpp"
 #include "runtime/transport.hpp"
 

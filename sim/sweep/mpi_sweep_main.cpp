@@ -11,6 +11,9 @@
 //      `ddlsim ARGS --sweep-values FILES...` writes the results (--out, --json, --plot, --trace ...) as one
 //      process would have, byte for byte; its status is the job's, on every rank.
 //
+// Before any of it, the ranks check that they were started with one command line: ranks given different
+// scenarios or options would simulate shares of different sweeps and merge them in silence.
+//
 // Usage is ddlsim's: mpirun -np K ddlsim SCENARIO [options]. Each rank's ddlsim runs --jobs simulations at
 // once (default: its machine's cores), so give -j where ranks share a machine.
 //
@@ -39,6 +42,7 @@
 #include <vector>
 
 #include "common/fault_injection.hpp"
+#include "common/mpi_command_line.hpp"
 
 extern char** environ;
 
@@ -106,6 +110,19 @@ int main(int argc, char** argv) {
   const std::string ddlsim = given ? given : (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "ddlsim").string();
   const std::vector<std::string> arguments(argv + 1, argv + argc);
 
+  using Clock = std::chrono::steady_clock;
+  const auto margin = std::chrono::duration_cast<Clock::duration>(patience());
+  // 0. One experiment: every rank started with the same arguments (bad input: status 2, and nothing run).
+  ddl::freezeIfAsked("start", rank);
+  const auto disagreement = ddl::commandLineDisagreement(MPI_COMM_WORLD, arguments, [&](MPI_Request& request, const char* what) {
+    waitUntil(request, Clock::now() + margin, rank, what);
+  });
+  if (disagreement) {
+    if (rank == 0) std::fprintf(stderr, "ddlsim: %s\n", disagreement->c_str());
+    MPI_Finalize();  // every rank found the same, after three collectives that all completed
+    return 2;
+  }
+
   char folderTemplate[] = "/tmp/ddlsim-mpi-XXXXXX";
   const char* folderMade = mkdtemp(folderTemplate);
   int status = folderMade ? 0 : 2;
@@ -114,7 +131,6 @@ int main(int argc, char** argv) {
   const std::string share = folder + "/share.json", errors = folder + "/stderr";
 
   // 1. This rank's share; rank 0's messages go straight to the job's standard error.
-  using Clock = std::chrono::steady_clock;
   const Clock::time_point shareStarted = Clock::now();
   if (status == 0) {
     std::vector<std::string> shareArguments = arguments;
@@ -124,7 +140,6 @@ int main(int argc, char** argv) {
 
   // 2. Every rank's status; the lowest failing rank speaks for the job.
   std::vector<int> statuses(static_cast<std::size_t>(ranks));
-  const auto margin = std::chrono::duration_cast<Clock::duration>(patience());
   const Clock::duration shareTime = Clock::now() - shareStarted;
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Iallgather(&status, 1, MPI_INT, statuses.data(), 1, MPI_INT, MPI_COMM_WORLD, &request);

@@ -68,10 +68,11 @@ WITHOUT_SIMGRID = ("sim/engine", "sim/step", "sim/step/fluid")
 LIBRARY_HEADER = re.compile(r"^(nlohmann/|CLI/|simgrid/|mpi\.h|cuda|nccl|gtest/|torch/)")
 STANDARD_LIBRARY_ONLY = ("algorithms/collectives", "algorithms/cost", "algorithms/execution", "algorithms/schedule", "algorithms/tuning",
                          "algorithms/training", "algorithms/verify")
-# common/'s files that read JSON or check CLI11 options (their own CMake targets, ddl_common_json and
-# ddl_common_cli); the rest of common/ is what algorithms/ links, so it stays standard-library only.
+# common/'s files that read JSON, check CLI11 options or compare MPI ranks' command lines (their own CMake
+# targets, ddl_common_json, ddl_common_cli and ddl_common_mpi); the rest of common/ is what algorithms/
+# links, so it stays standard-library only.
 COMMON_WITH_LIBRARIES = {"common/json_reader.hpp", "common/json_reader.cpp", "common/cli_checks.hpp",
-                         "common/cli_checks.cpp"}
+                         "common/cli_checks.cpp", "common/mpi_command_line.hpp", "common/mpi_command_line.cpp"}
 
 
 def source_files():

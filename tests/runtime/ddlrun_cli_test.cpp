@@ -1,5 +1,6 @@
 // `ddlrun` launched by mpirun, as a user runs it: results, exit codes, messages that name the option.
 
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -68,12 +69,49 @@ TEST_F(Ddlrun, BadArgumentsExitTwoNamingTheOption) {
       {"bench --algorithm ring --transport threads --ranks 2", "--transport"},  // under mpirun -np 2
       {"bench --algorithm ring --transport threads --baseline mpi", "--baseline"},
       {"bench --algorithm ring --timeout-s 0", "--timeout-s"},
+      {"bench --algorithm ring --transport nccl --check-agreement", "--check-agreement"},
       {"train /nonexistent/scenario.json", "/nonexistent/scenario.json"},
   };
   for (const auto& [arguments, field] : cases) {
     const Result result = ddlrun(2, arguments);
     EXPECT_EQ(result.exitCode, 2) << arguments << "\n" << result.err;
     EXPECT_NE(result.err.find(field), std::string::npos) << arguments << "\n" << result.err;
+  }
+}
+
+TEST_F(Ddlrun, RanksStartedWithDifferentCommandLinesExitTwoNamingBothBeforeAnyRuns) {
+  // mpirun's colon form starts each rank with its own line. Unchecked, a 1 KiB sweep ran against a 4 KiB one
+  // and Open MPI aborted the job on a truncated message, with no word of ddlrun's.
+  const std::string rank = std::string(DDLRUN_PATH) + " bench --algorithm ring -n 2 -w 1 --json --out " + (dir_ / "never.json").string();
+  const std::string command = "DDLSCALE_DATA_DIR=" + std::string(DDLSCALE_SOURCE_DIR) + " " + MPIEXEC_PROGRAM +
+                              " --allow-run-as-root --oversubscribe -np 1 " + rank + " -b 1K -e 1K : -np 1 " + rank +
+                              " -b 4K -e 4K >" + (dir_ / "out").string() + " 2>" + (dir_ / "err").string();
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string err = slurp(dir_ / "err");
+  EXPECT_NE(err.find("the ranks were started with different command lines"), std::string::npos) << err;
+  EXPECT_NE(err.find("-b 1K -e 1K', rank 1 '"), std::string::npos) << err;
+  EXPECT_NE(err.find("-b 4K -e 4K'"), std::string::npos) << err;
+  EXPECT_EQ(slurp(dir_ / "out"), "");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "never.json"));
+}
+
+TEST_F(Ddlrun, BenchWithTheAgreementCheckRunsEveryCollectiveExactly) {
+  // The check adds a gather and an answer at rank 0 before each run, on a channel of its own: the runs'
+  // messages must still match their own steps, on MPI and on the threads of one process.
+  for (const char* collective : {"allreduce", "reduce-scatter", "all-gather"}) {
+    const std::string options = std::string(" --algorithm ring --collective ") + collective +
+                                " -b 1K -e 256K -f 16 -n 3 -w 1 -c 2 --check-agreement --json";
+    for (const Result& result : {ddlrun(3, "bench" + options), ddlrunAlone("bench --transport threads --ranks 3" + options)}) {
+      ASSERT_EQ(result.exitCode, 0) << collective << "\n" << result.err;
+      const nlohmann::json json = nlohmann::json::parse(result.out);
+      ASSERT_EQ(json["rows"].size(), 3u) << collective;
+      for (const auto& row : json["rows"]) {
+        EXPECT_EQ(row["wrong"], 0) << collective;
+        EXPECT_EQ(row["out_of_place"]["wrong"], 0) << collective;
+      }
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 MPIRUN, DDLSIM, SOURCE = sys.argv[1:4] if len(sys.argv) >= 4 else ("mpirun", "ddlsim", ".")
@@ -92,6 +93,17 @@ class MpiSweep(unittest.TestCase):
         self.assertEqual(split.stderr.count("$.gpus[1]"), 1, split.stderr)
         self.assertFalse(os.path.exists(out))
 
+    def test_ranks_started_with_different_command_lines_exit_2_naming_both_and_simulate_nothing(self):
+        # mpirun's colon form gives each rank its own line: two sweeps would be split and merged as one.
+        out = os.path.join(self.folder, "never-merged.json")
+        split = run([MPIRUN, *MPIRUN_FLAGS, "-np", "1", DDLSIM, self.scenario, "--json", "--out", out, ":",
+                     "-np", "1", DDLSIM, self.one_point, "--json", "--out", out])
+        self.assertEqual(split.returncode, 2, split.stdout + split.stderr)
+        self.assertIn(f"rank 0 runs '{self.scenario} --json --out {out}', rank 1 '{self.one_point} --json --out {out}'",
+                      split.stderr)
+        self.assertEqual(split.stdout, "")
+        self.assertFalse(os.path.exists(out))
+
     def test_a_subcommand_is_refused_rather_than_run_on_every_rank(self):
         split = mpirun(2, "algorithms", "--names")
         self.assertEqual(split.returncode, 2, split.stdout + split.stderr)
@@ -124,6 +136,21 @@ class MpiSweepWhenARankStops(unittest.TestCase):
                 self.assertNotEqual(result.returncode, 0, result.stderr)
                 self.assertIn(f"rank 1 stops at '{point}'", result.stderr)
                 self.assertIn("did not end in time: a rank stopped or was lost", result.stderr)
+
+    def test_a_rank_lost_before_the_first_collective_ends_the_job_within_the_margin(self):
+        # Before the ranks first meet (their comparison of command lines), rank 1 stops, or dies of an
+        # exception of its own: the job ends, non-zero, within the margin of 3 s and 5 s more, counted from
+        # mpirun's start.
+        for mode, said in (("stop", "did not end in time: a rank stopped or was lost"), ("fail", "a failure injected at 'start'")):
+            with self.subTest(mode=mode):
+                environment = dict(os.environ, DDLRUN_FREEZE=f"start:1:{mode}", DDLSIM_MPI_PATIENCE_S="3")
+                started = time.monotonic()
+                result = subprocess.run([MPIRUN, *MPIRUN_FLAGS, "-x", "DDLRUN_FREEZE", "-x", "DDLSIM_MPI_PATIENCE_S",
+                                         "-np", "2", DDLSIM, self.one_point, "-j", "1"], capture_output=True, text=True,
+                                        timeout=120, stdin=subprocess.DEVNULL, env=environment)
+                self.assertLess(time.monotonic() - started, 3 + 5, result.stderr)
+                self.assertNotEqual(result.returncode, 0, result.stderr)
+                self.assertIn(said, result.stderr)
 
 
 if __name__ == "__main__":
