@@ -1,6 +1,8 @@
-"""A peer that stops answering, or dies, in the middle of DDP training over the "ddlscale" backend ends the
-whole job within the group's timeout (3 s) and an allowance of 5 s, as ddlrun's jobs end, with a non-zero
-status; the stopped case names the ranks left waiting. No process of the job outlives it.
+"""A peer that stops answering, dies or raises, in the middle of DDP training over the "ddlscale" backend or
+before the group's first collective, ends the whole job within the group's timeout (3 s) and an allowance of
+5 s, as ddlrun's jobs end, with a non-zero status; the stopped case names the ranks left waiting. No process
+of the job outlives it. (Over MPI a lost peer ends the job: MPI cannot withdraw a request in flight. Over
+TCP it is an error the script handles: lost_peer_raises.py.)
 
     frozen_peer_test.py MPIRUN PYTHONPATH
 """
@@ -20,9 +22,9 @@ ALLOWANCE_S = 5    # what the job may take beyond the timeout to end, as for ddl
 class Job:
     """The 3-rank job, with when rank 1 said it stops and when mpirun returned."""
 
-    def __init__(self, fault):
+    def __init__(self, fault, step):
         command = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1", "-np", "3",
-                   "-x", f"PYTHONPATH={PACKAGE}", sys.executable, RANK_PROGRAM, fault]
+                   "-x", f"PYTHONPATH={PACKAGE}", sys.executable, RANK_PROGRAM, fault, step]
         self.stopped_at = None
         lines = []
         with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
@@ -46,8 +48,8 @@ class Job:
 
 
 class FrozenPeer(unittest.TestCase):
-    def check_ends(self, fault):
-        job = Job(fault)
+    def check_ends(self, fault, step="2"):
+        job = Job(fault, step)
         self.assertIsNotNone(job.stopped_at, job.text)
         self.assertNotEqual(job.status, 0, job.text)
         self.assertNotIn("trained 1000 steps", job.text)
@@ -62,6 +64,13 @@ class FrozenPeer(unittest.TestCase):
 
     def test_a_dead_peer_ends_the_job(self):
         self.check_ends("exit")
+
+    def test_a_peer_lost_before_the_first_collective_ends_the_job(self):
+        for fault in ("stop", "exit", "raise"):
+            with self.subTest(fault=fault):
+                job = self.check_ends(fault, "first")
+                if fault == "stop":
+                    self.assertIn("still wait", job.text)
 
 
 if __name__ == "__main__":

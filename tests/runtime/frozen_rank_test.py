@@ -135,6 +135,15 @@ class FrozenRankEndsTheJob(unittest.TestCase):
     def test_train_with_an_endless_compute(self):
         self.check(train, "compute", 3, "spin", "rank 3 answered but never reached the wait of the others")
 
+    def test_bench_when_a_rank_dies_while_the_job_starts(self):
+        # Before MPI_Init, as before any wait on another rank: mpirun sees it die and names it.
+        label = f"frozen-rank-test-{os.getpid()}-dies-at-init"
+        job = Job(bench(label), "init:1:fail")
+        self.assertIsNotNone(job.frozen_at, job.text)
+        self.assertNotIn(job.status, (0, "hung for 120 s"), job.text)
+        self.assertLessEqual(job.seconds_after_freezing(), TIMEOUT_S + ALLOWANCE_S, job.text)
+        self.assertIn("process rank 1", job.text)
+
     def test_a_rank_that_fails_on_its_own_is_named_with_its_reason(self):
         # A bug on one rank, while the others wait for it in the schedule.
         self.check(bench, "allreduce", 2, "fail", "rank 2 failed")

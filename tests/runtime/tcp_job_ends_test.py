@@ -5,7 +5,8 @@ ncclCommAbort, not MPI_Abort): every later call on the communicator returns DDL_
 ddl_comm_destroy frees it. Each rank's script then exits with status 4 of its own accord; none hangs.
 
 Each rank is a process of its own that calls the C API through ctypes, as a framework's binding would, and
-allreduces in a loop; one rank dies (os._exit) or stops (SIGSTOP) after a few steps.
+allreduces in a loop; one rank dies (os._exit) or stops (SIGSTOP) after a few steps, or before the
+communicator's first collective.
 
     tcp_job_ends_test.py LIBDDLSCALE
 """
@@ -26,6 +27,7 @@ ALLOWANCE_S = 5  # beyond the timeout, as for MPI jobs (frozen_rank_test.py)
 RANK = r"""
 import ctypes, os, signal, sys
 library, rank, size, address, failure = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+failing_step = int(sys.argv[6])
 ddl = ctypes.CDLL(library)
 ddl.ddl_last_error.restype = ctypes.c_char_p
 comm = ctypes.c_void_p()
@@ -44,7 +46,7 @@ buffer = (ctypes.c_float * count)()
 check(ddl.ddl_comm_init_tcp(rank, size, address.encode(), ctypes.byref(comm)))
 check(ddl.ddl_comm_set_timeout(comm, ctypes.c_double(TIMEOUT_S)))
 for step in range(1000000):
-    if rank == size - 1 and step == 20:
+    if rank == size - 1 and step == failing_step:
         print("failing", flush=True)
         if failure == "dies":
             os._exit(9)
@@ -60,9 +62,9 @@ def free_port():
 
 
 class TcpJobEnds(unittest.TestCase):
-    def run_job(self, failure):
+    def run_job(self, failure, step=20):
         address = "127.0.0.1:%d" % free_port()
-        ranks = [subprocess.Popen([sys.executable, "-c", RANK, LIBRARY, str(r), str(RANKS), address, failure],
+        ranks = [subprocess.Popen([sys.executable, "-c", RANK, LIBRARY, str(r), str(RANKS), address, failure, str(step)],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for r in range(RANKS)]
         failing = ranks[-1]
         try:
@@ -94,6 +96,12 @@ class TcpJobEnds(unittest.TestCase):
     def test_a_frozen_rank_ends_the_job_within_the_timeout(self):
         # Its connections stay open: a neighbour's wait passes its deadline, and its end ends the others.
         self.check(self.run_job("stops"), TIMEOUT_S + ALLOWANCE_S,
+                   r"still waits? for its peer|rank \d.* (closed|reset) its connection")
+
+    def test_a_rank_lost_before_the_first_collective_ends_the_job_within_the_timeout(self):
+        # The communicator is made, and the first allreduce is where the others first wait for it.
+        self.check(self.run_job("dies", step=0), ALLOWANCE_S, r"rank \d.* (closed|reset) its connection")
+        self.check(self.run_job("stops", step=0), TIMEOUT_S + ALLOWANCE_S,
                    r"still waits? for its peer|rank \d.* (closed|reset) its connection")
 
 
