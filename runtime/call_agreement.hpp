@@ -17,6 +17,11 @@
 
 namespace ddl {
 
+// The channel agreements go on: above any schedule's, just below the tags the MPI watchdog keeps for its roll
+// calls (SilenceWatchdog::kFirstReservedTag, 32000, which asserts that the two stay apart). A number here, not
+// the watchdog's, so that what agrees needs no MPI header.
+inline constexpr Channel kAgreementChannel = 31999;
+
 enum class CallKind : std::int32_t { Allreduce, AllGather, Broadcast, ReduceScatter, AllToAll };
 
 struct CallShape {

@@ -15,7 +15,6 @@
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/bench/bench_collective.hpp"
 #include "runtime/call_agreement.hpp"
-#include "runtime/mpi/silence_watchdog.hpp"
 #include "common/fault_injection.hpp"
 #include "runtime/job_hosts.hpp"
 #include "runtime/transport_buffer.hpp"
@@ -97,9 +96,6 @@ std::int64_t checkRuns(const BenchOptions& options, const BenchCollective& colle
   }
   return world.sumOverRanks(wrong);
 }
-
-// The agreement's channel, as libddlscale's: above any schedule's, below the watchdog's tags.
-constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 1;
 
 CallKind callKindOf(CollectiveKind kind) {
   switch (kind) {

@@ -15,7 +15,6 @@
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/io/schedule_file.hpp"
 #include "common/invalid_argument.hpp"
-#include "runtime/mpi/silence_watchdog.hpp"
 
 namespace ddl {
 namespace {
@@ -28,11 +27,10 @@ bool apart(const void* a, std::size_t aBytes, const void* b, std::size_t bBytes)
 }
 bool apart(const void* a, const void* b, std::size_t bytes) { return apart(a, bytes, b, bytes); }
 
-// The gather-and-answer of agreements and barriers goes on a channel of its own, above any schedule's and
-// below the MPI watchdog's tags. The scatter of a broadcast goes on channel 0, as the all-gather after it
-// does: messages of one channel between two ranks are matched in the order posted, and a rank posts the
+// The gather-and-answer of agreements and barriers goes on a channel of its own, kAgreementChannel, above
+// any schedule's and below the MPI watchdog's tags. The scatter of a broadcast goes on channel 0, as the
+// all-gather after it does: messages of one channel between two ranks are matched in the order posted, and a rank posts the
 // all-gather's only once its scatter is done. (NCCL makes a communicator per channel up to the highest.)
-constexpr Channel kAgreementChannel = SilenceWatchdog::kFirstReservedTag - 1;
 constexpr Channel kScatterChannel = 0;
 // An all-to-all runs alone on the communicator's thread, like a broadcast's scatter: channel 0 is free.
 constexpr Channel kAllToAllChannel = 0;

@@ -31,6 +31,8 @@
 #include <string>
 #include <thread>
 
+#include "runtime/call_agreement.hpp"
+
 namespace ddl {
 
 class SilenceWatchdog {
@@ -40,6 +42,7 @@ class SilenceWatchdog {
   // MPI tags from here up are the watchdog's: the transports' message tags stay below it.
   static constexpr int kFirstReservedTag = 32000;
   static constexpr int kRollCallTag = 32767;
+  static_assert(kAgreementChannel < kFirstReservedTag, "agreements go on a transport's channel, below the watchdog's tags");
   // The reporter's word that the verdict is out: a rank that hears it stays quiet (a stopped rank that
   // mpirun resumes in order to kill it would otherwise call a roll of its own).
   static constexpr int kVerdictTag = 32766;

@@ -97,6 +97,28 @@ SWEEP = {"source": "ddlsim collective", "configuration": "c", "collective": "all
 POINTS = {"source": "ddlsim", "scenario": "s", "points": [{"configuration": "s", "gpus": 4, "algorithm": "ring",
                                                           "iteration_s": 0.2, "compute_s": 0.1}]}
 DEEP = "[" * 100000 + "]" * 100000
+# A ddlrun bench sweep of 8 ranks on two Minsky nodes at three sizes: enough rows for calibrate network to fit.
+SWEEP_OF_8 = dict(SWEEP, ranks=8, rows=[{"bytes": 1024 * 4 ** i, "count": 256 * 4 ** i, "time_s": 1e-4 * (i + 1)} for i in range(3)])
+# This machine as DDLSCALE_MEMORY_BYTES says it is: 200 MB available, whatever it has. Every estimate compares
+# against availableMemoryBytes(), so a case holds an estimate without allocating what it refuses.
+SMALL_MACHINE = {"DDLSCALE_MEMORY_BYTES": "200000000"}
+RESULTS_OF_RESNET18 = "analysis/results/2026-12-03-pytorch-resnet18-tcp/predicted.json"  # ddlsim SCENARIO --json
+TUNING_TABLE_PLOTTED = "scenarios/tuning/minsky-p100-ib-edr-allreduce-4.json"
+VALIDATION = "analysis/results/2026-12-05-validation/validation.json"  # analysis/validate --json
+COLLECTIVE_VALIDATION = "analysis/results/2026-12-05-nccl-collectives/validate_collectives.json"
+
+
+def corpus_predicting(measured_set, other_set):
+    """analysis/validation_corpus.json with `measured_set` predicted from the first scenario of `other_set`
+    (another experiment), under `measured_set`'s own configuration label, so that the points join."""
+    def make(source):
+        with open(os.path.join(source, "analysis/validation_corpus.json")) as handle:
+            corpus = json.load(handle)
+        sets = {entry["name"]: entry for entry in corpus["measured_sets"]}
+        label = sets[measured_set]["scenarios"][-1]["configuration"]
+        sets[measured_set]["scenarios"] = [{"file": sets[other_set]["scenarios"][0]["file"], "configuration": label}]
+        return json.dumps(corpus, indent=1)
+    return make
 
 SIM, RUN, COMPARE = "{ddlsim}", "{ddlrun}", "{ddlcompare}"
 
@@ -825,4 +847,86 @@ CASES = [
     Case("validate-gpu: an unknown option", ["{source}/scripts/validate-gpu", "--cpu"], ["--cpu"]),
     Case("validate-gpu: no folder for the results", ["{source}/scripts/validate-gpu", "--cpu-rehearsal"], ["--out"]),
     Case("build: an unknown flavour", ["{source}/scripts/build", "debug"], ["debug"]),
+
+    # --- deliverable 3's rules, each command held to each (rules.py lists which case holds which)
+    # Several inputs describe one experiment.
+    Case("ddlsim: --sweep-values of another sweep", [SIM, "{dir}/scenario.json", "--sweep-values", "{dir}/share.json", "--json",
+                                                     "--out", "{out}"], ["--sweep-values", "share.json", "another sweep"],
+         {"scenario.json": edited(SMALL_SCENARIO), "share.json": '{"simulations": 8, "sweep": "another; engine step", "values": []}'}),
+    Case("ddlsim collective --algorithm auto: a table of allreduce for a reduce-scatter",
+         [SIM, "collective", "--algorithm", "auto", "--collective", "reduce-scatter", "--topology", "flat-h200-edr", "--gpus", "4",
+          "--tuning", "{source}/" + TUNING, "--out", "{out}"], ["--tuning", "allreduce", "reduce-scatter"]),
+    Case("ddlsim calibrate network: a sweep of more ranks per host than a node has",
+         [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level", "network", "--out", "{out}"],
+         ["sweep.json", "$.ranks_per_host", "a node of minsky-p100-ib-edr has 4 GPUs"],
+         {"sweep.json": edited(SWEEP_OF_8, ("$.ranks_per_host", 8), ("$.hosts", 1))}),
+    Case("ddlsim calibrate network: a sweep whose hosts its ranks do not fill",
+         [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level", "network", "--out", "{out}"],
+         ["sweep.json", "$.hosts", "8 ranks fill 2 nodes"], {"sweep.json": edited(SWEEP_OF_8, ("$.hosts", 3))}),
+    Case("ddlrun bench --algorithm auto: a table of allreduce for an all-gather",
+         [RUN, "bench", "--algorithm", "auto", "--collective", "all-gather", "--tuning", "{source}/" + TUNING, "--transport", "threads",
+          "--ranks", "4"], ["--tuning", "allreduce", "all-gather"]),
+    Case("ddlrun train: auto with a table of another topology", [RUN, "train", "{dir}/scenario.json", "--transport", "threads", "--ranks", "4"],
+         ["scenario.json", "$.algorithms[0].tuning", "t-4.json", "flat-h200-edr"],
+         {"scenario.json": edited(SMALL_SCENARIO, ("$.algorithms", [{"name": "auto", "tuning": "t-{gpus}.json"}])), "t-4.json": edited(TUNING)}),
+    Case("ddlcompare: two joined points of different element types", ["{python}", COMPARE, "{dir}/predicted.json", "{dir}/measured.json"],
+         ["measured.json", "predicted.json", "element_bytes 4 against 8"],
+         {"predicted.json": json.dumps(SWEEP), "measured.json": edited(SWEEP, ("$.type", "float64"))}),
+    Case("validate: a measured set predicted from another experiment's scenario",
+         ["{python}", "{source}/analysis/validate", "--corpus", "{dir}/corpus.json", "--set", "2026-12-03-pytorch-resnet18-tcp",
+          "--samples", "2"], ["measured.json", "is not the run", "precision fp16 against fp32"],
+         {"corpus.json": corpus_predicting("2026-12-03-pytorch-resnet18-tcp", "2026-12-01-calibrated-100mbit")}),
+
+    # What outgrows the machine is refused with the estimate, before anything is allocated or started.
+    Case("ddlsim: a sweep point larger than this machine", [SIM, "{dir}/scenario.json", "--out", "{out}"],
+         ["scenario.json", "$.gpus[2]", "simulating ring on 1024 GPUs needs about", "200.0 MB available"],
+         {"scenario.json": edited(SMALL_SCENARIO, ("$.gpus", [1, 4, 1024]), ("$.algorithms", [{"name": "ring"}]))}, SMALL_MACHINE),
+    Case("ddlsim: a file larger than this machine can parse", [SIM, "{dir}/scenario.json", "--out", "{out}"],
+         ["scenario.json", "parsing this file needs about", "1.0 kB available"], {"scenario.json": edited(SMALL_SCENARIO)},
+         {"DDLSCALE_MEMORY_BYTES": "1000"}),
+    Case("ddlrun train: a model larger than this machine", [RUN, "train", "{source}/" + SCENARIO, "--transport", "threads", "--ranks", "4"],
+         ["powerai-ddl-resnet50.json", "training resnet50 on 4 rank(s) of this machine needs about", "200.0 MB available"],
+         None, SMALL_MACHINE),
+    Case("ddlrun train under mpirun: two ranks' model larger than this machine",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "2", RUN, "train", "{source}/" + SCENARIO],
+         ["training resnet50 on 2 rank(s) of this machine needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("ddlrun bench under mpirun: two ranks' buffers larger than this machine",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "2", RUN, "bench", "--algorithm", "ring", "-e", "64M"],
+         ["--max-bytes", "on 2 rank(s) of this machine needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("bench_simulator: 65536 ranks: more memory than there is",
+         ["{python}", "{source}/analysis/bench_simulator", "--ranks", "65536", "--out", "{dir}/results"],
+         ["simulating ring on 65536 GPUs needs about"]),
+    Case("tune_this_machine: a buffer larger than this machine",
+         ["{source}/analysis/tune_this_machine", "--ranks", "2", "-e", "256M", "--out", "{dir}/results"],
+         ["--max-bytes", "needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("compare_on_emulated_cluster: a buffer larger than this machine",
+         ["{source}/analysis/compare_on_emulated_cluster", "-e", "256M", "--out", "{dir}/results"],
+         ["--max-bytes", "needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("tune_on_emulated_cluster: a buffer larger than this machine",
+         ["{source}/analysis/tune_on_emulated_cluster", "-e", "256M", "--out", "{dir}/results"],
+         ["--max-bytes", "needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("validate: --samples beyond ddlsim's", ["{python}", "{source}/analysis/validate", "--samples", "1000000"], ["--samples", "100000"]),
+
+    # No two outputs of one command are one file.
+    Case("ddlsim: --trace onto its --out", [SIM, "{dir}/scenario.json", "--json", "--out", "{dir}/t.json", "--trace", "{dir}/t.json"],
+         ["--trace", "--out", "a file of its own"], {"scenario.json": edited(SMALL_SCENARIO)}),
+    Case("ddlsim: --share-out onto its --out", [SIM, "{dir}/scenario.json", "--share", "0/2", "--share-out", "{dir}/t.json",
+                                                "--out", "{dir}/t.json"], ["--share-out", "--out", "a file of its own"],
+         {"scenario.json": edited(SMALL_SCENARIO)}),
+
+    # An exporter refuses what its format cannot hold.
+    *[Case(f"{tool}: --out a .gif", ["{python}", f"{{source}}/analysis/{tool}", *inputs, "--out", "{dir}/plot.gif"],
+           ["--out", ".png, .svg or .pdf"], files)
+      for tool, inputs, files in [
+          ("plot_scaling", ["{source}/" + RESULTS_OF_RESNET18], None),
+          ("plot_tuning", ["{source}/" + TUNING_TABLE_PLOTTED], None),
+          ("plot_validation", ["{source}/" + VALIDATION], None),
+          ("plot_collective_validation", ["{source}/" + COLLECTIVE_VALIDATION], None),
+          ("plot_sensitivity", ["{dir}/sensitivity.json"], {"sensitivity.json": "{}"}),
+      ]],
+    Case("validate: --plot a .gif", ["{python}", "{source}/analysis/validate", "--plot", "{dir}/plot.gif"], ["--plot", ".png, .svg or .pdf"]),
+    Case("ddlsim: --sensitivity's --plot a .gif", [SIM, "{source}/" + SCENARIO, "--sensitivity", "--plot", "{dir}/plot.gif"],
+         ["--plot", ".png, .svg or .pdf"]),
+    Case("ddlsim: --trace a directory", [SIM, "{source}/" + SCENARIO, "--trace", "{dir}"], ["--trace", "directory"]),
+    Case("ddlrun train: --trace a directory", [RUN, "train", "{source}/" + SCENARIO, "--trace", "{dir}"], ["--trace", "directory"]),
 ]
