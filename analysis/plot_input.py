@@ -7,7 +7,7 @@ import math
 import os
 
 import interpreter
-from results_input import BadInput, read_json  # noqa: F401  (the plotters take both from here)
+from results_input import BadInput, read_json, require_outputs_apart  # noqa: F401  (the plotters take them from here)
 
 
 def number(document, key, where, source, low, high, integer=False):
@@ -46,6 +46,16 @@ def image_path(value):
         raise argparse.ArgumentTypeError(f"no directory '{directory}'")
     if not os.access(directory, os.W_OK):
         raise argparse.ArgumentTypeError(f"the directory '{directory}' is not writable")
+    return value
+
+
+def title_text(value):
+    """--title's value: UTF-8 text. Arguments that are not come in as surrogates, which no figure's file can
+    encode (an SVG failed with UnicodeEncodeError once drawn)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("not UTF-8 text")
     return value
 
 

@@ -39,6 +39,29 @@ class BadInput(Exception):
     pass
 
 
+def require_outputs_apart(outputs, inputs):
+    """Raises BadInput naming the flag where one of `outputs` ({flag: path}; an empty path or None is not asked
+    for) is one of `inputs` (paths the command reads: writing there would destroy it, as `merge_results a.json
+    b.json --out a.json` once did) or the file an earlier output writes. Call it before reading or writing."""
+    def same(a, b):
+        try:
+            return os.path.samefile(a, b)
+        except OSError:  # one of them does not exist (yet): compare the paths they name
+            return os.path.realpath(a) == os.path.realpath(b)
+    written = []
+    for flag, path in outputs.items():
+        if not path:
+            continue
+        for source in inputs:
+            if source and os.path.exists(source) and same(path, source):
+                raise BadInput(f"{flag}: '{path}' is {'' if path == source else repr(source) + ', '}an input of this command: "
+                               "writing there would destroy it; name a file of its own")
+        for earlier_flag, earlier in written:
+            if same(path, earlier):
+                raise BadInput(f"{flag}: '{path}' is the file {earlier_flag} writes: give each output a file of its own")
+        written.append((flag, path))
+
+
 def element_bytes(name):
     """The bytes of an element of a results file's "type" ("float32", or "2-byte" where ddlsim knows only the
     size); None for a name that is neither."""

@@ -77,6 +77,7 @@ void requireDistinctOutputs(const std::vector<std::pair<std::string, std::string
   };
   for (std::size_t later = 0; later < outputs.size(); ++later) {
     if (outputs[later].second.empty()) continue;
+    checkOutputFile(outputs[later].second, outputs[later].first);  // not onto an input read so far
     for (std::size_t earlier = 0; earlier < later; ++earlier)
       if (!outputs[earlier].second.empty() && fileOf(outputs[earlier].second) == fileOf(outputs[later].second))
         throw InvalidArgument(outputs[later].first, "'" + outputs[later].second + "' is the file " + outputs[earlier].first +

@@ -24,7 +24,8 @@ CLI::Validator readableFile();
 CLI::Validator writableFile();
 
 // After parsing: InvalidArgument naming the later flag where two of `outputs` ({flag, path}; empty paths,
-// not asked for, are skipped) name one file, which the later write would overwrite (the results with a plot).
+// not asked for, are skipped) name one file, which the later write would overwrite (the results with a plot),
+// and naming the flag where one is an input read so far (checkOutputFile): call it once the inputs are read.
 void requireDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // Before CLI11 parses `argv`: the first word, where it names no subcommand (nor a file, where

@@ -52,6 +52,9 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
     TopologyLink parsed;
     parsed.name = link.stringAt(linkList[i], "name");
     if (!linkNames.insert(parsed.name).second) link.at("name").fail("'" + parsed.name + "' is named twice");
+    // A name goes into SimGrid's platform file, whose XML cannot hold control characters in any form.
+    if (std::any_of(parsed.name.begin(), parsed.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      link.at("name").fail("holds a control character: a link's name is printable text");
     const JsonReader between = link.at("between");
     const auto& ends = between.array(link.member(linkList[i], "between"));
     if (ends.size() != 2) between.fail("expected the two devices the link joins");

@@ -87,8 +87,8 @@ const TuningTable& AlgorithmFlags::tuning() const {
 }
 
 void AlgorithmFlags::requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag,
-                                       const std::string& topology) const {
-  const std::string mismatch = tuningMismatch(tuning(), kind, ranks, topology);
+                                       const std::string& topology, int elementBytes) const {
+  const std::string mismatch = tuningMismatch(tuning(), kind, ranks, topology, elementBytes);
   if (!mismatch.empty()) throw InvalidArgument("--tuning", tuningFile_ + " " + mismatch + (tuning().gpus != ranks ? " (" + ranksFlag + ")" : ""));
 }
 

@@ -34,7 +34,9 @@ class AlgorithmFlags {
   const TuningTable& tuning() const;
   // InvalidArgument("--tuning", ...) unless the table is for `kind` on `ranks` ranks (`ranksFlag` sets them)
   // and, where `topology` is given, was tuned on it.
-  void requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag, const std::string& topology = "") const;
+  // --tuning's table must be of this collective, rank count, topology (empty: any) and element size (0: any).
+  void requireTuningFits(CollectiveKind kind, int ranks, const std::string& ranksFlag, const std::string& topology = "",
+                         int elementBytes = 0) const;
   // What runs a collective of `bytes`: the table's choice with auto, else algorithm() and options().
   AlgorithmChoice choiceFor(double bytes) const;
   // InvalidArgument naming the first of these options given, where a schedule file gives the schedule instead.

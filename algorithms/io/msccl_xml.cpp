@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "common/invalid_argument.hpp"
+#include "common/xml_text.hpp"
 
 namespace ddl {
 namespace {
@@ -33,20 +34,6 @@ const char* mscclType(StepKind kind) {
     case StepKind::ReceiveReduce: return "rrc";
   }
   return "nop";
-}
-
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // The chunk: the largest size that divides the buffer and every step's offset and count.
@@ -151,7 +138,7 @@ MscclExport writeMscclXml(std::ostream& out, const Schedule& schedule) {
 
   MscclExport result;
   std::map<Channel, int> mostThreadblocks;  // channel -> most threadblocks one GPU puts on it
-  out << "<algo name=\"" << escaped(schedule.description()) << "\" proto=\"Simple\" nchannels=\"" << chunking.channels
+  out << "<algo name=\"" << xmlAttribute(schedule.description(), "the schedule's description") << "\" proto=\"Simple\" nchannels=\"" << chunking.channels
       << "\" nchunksperloop=\"" << chunks << "\" ngpus=\"" << spec.ranks << "\" coll=\"allreduce\" inplace=\"1\">\n";
   for (Rank r = 0; r < spec.ranks; ++r) {
     const std::vector<Threadblock> threadblocks = threadblocksOf(schedule.program(r), chunking.chunk);

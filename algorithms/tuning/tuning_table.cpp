@@ -36,11 +36,14 @@ const AlgorithmChoice& TuningTable::choose(double bytes) const {
   return candidates[best(nearest)].choice;
 }
 
-std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology) {
+std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology,
+                           int elementBytes) {
   if (table.collective != kind)
     return "is a table of " + std::string(toString(table.collective)) + " algorithms, not " + std::string(toString(kind));
   if (table.gpus != ranks) return "was tuned for " + std::to_string(table.gpus) + " ranks, not " + std::to_string(ranks);
   if (!topology.empty() && table.topology != topology) return "was tuned on " + table.topology + ", not " + topology;
+  if (elementBytes > 0 && table.elementBytes != elementBytes)
+    return "was tuned for " + std::to_string(table.elementBytes) + "-byte elements, not " + std::to_string(elementBytes);
   return "";
 }
 

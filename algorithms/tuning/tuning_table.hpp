@@ -41,8 +41,12 @@ struct TuningTable {
   const AlgorithmChoice& choose(double bytes) const;
 };
 
-// Why `table` cannot choose for a `kind` collective of `ranks` ranks on `topology` (empty: on any), as a
-// phrase after the file's name ("was tuned for 256 ranks, not 128"); empty if it can.
-std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology);
+// Why `table` cannot choose for a `kind` collective of `ranks` ranks on `topology` (empty: on any) of
+// `elementBytes`-byte elements (0: of any), as a phrase after the file's name ("was tuned for 256 ranks, not
+// 128"); empty if it can. Element size counts: the best algorithm at a size depends on how many elements
+// the size holds (reductions per element, blocks that divide), and a scenario's fp16 gradients were already
+// refused a table of float32.
+std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology,
+                           int elementBytes = 0);
 
 }  // namespace ddl

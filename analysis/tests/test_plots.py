@@ -171,7 +171,7 @@ class PlotScalingTest(PlotTestCase):
             self.assertEqual(out_text, "")
 
     def test_draws_the_published_points_of_the_scenario(self):
-        scenario = self.write("scenario.json", {"name": "small", "topology": "t", "gpus": [1, 4], "published": PUBLISHED + [
+        scenario = self.write("scenario.json", {"name": "small", "topology": "minsky-p100-ib-edr", "gpus": [1, 4], "published": PUBLISHED + [
             {"gpus": 16, "efficiency": 0.9, "images_per_s": 2800, "label": "Gloo, as IBM quotes it", "source": "s"}]})
         published = plot_scaling.published_points(plot_scaling.read_json(scenario), scenario)
         self.assertEqual([p["label"] for p in published], ["PowerAI DDL, published", "Gloo, as IBM quotes it"])
@@ -197,6 +197,13 @@ class PlotScalingTest(PlotTestCase):
         self.assertEqual(status, 0, err)
         with open(picture, "rb") as file:
             self.assertEqual(file.read(8), PNG_SIGNATURE)
+        # Another experiment's published points are refused, not drawn beside these predictions.
+        other = self.write("other.json", {"name": "other", "topology": "dgx-h100-ndr", "gpus": [1, 4], "published": PUBLISHED})
+        status, _, err = self.run_plot_scaling(self.write("r.json", results(TWO_DDL_ENTRIES)), "--scenario", other,
+                                               "--out", os.path.join(self.directory.name, "other.png"))
+        self.assertEqual(status, 2, err)
+        self.assertIn("is of topology 'dgx-h100-ndr'", err)
+        self.assertIn("another experiment's", err)
 
     @unittest.skipUnless(HAS_MATPLOTLIB, "matplotlib is not in this Python")
     def test_every_point_has_a_marker_and_ideal_scaling_is_a_grey_line(self):

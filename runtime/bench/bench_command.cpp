@@ -180,7 +180,7 @@ void BenchCommand::checkForJob(int mpiRanks) {
                                              " ranks, as nccl-tests' " + std::string(toString(bench_.collective)) + " needs");
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
   // chunks too small for the largest buffer, and a tuning table made for another rank count.
-  if (bench_.tuning) algorithm_.requireTuningFits(bench_.collective, ranks_, ranksFlag);
+  if (bench_.tuning) algorithm_.requireTuningFits(bench_.collective, ranks_, ranksFlag, "", static_cast<int>(sizeOf(bench_.type)));
   algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
                        static_cast<int>(sizeOf(bench_.type))},
                       ranksFlag);

@@ -158,7 +158,7 @@ int runCollective(CollectiveArguments& args) {
       throw InvalidArgument("--gpus", error.message());
     }
   }
-  if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name);
+  if (tuned) args.algorithm.requireTuningFits(kind, args.gpus, "--gpus", cluster.topology().name, args.elementBytes);
 
   // What runs at each size: the schedule, the protocol it runs under (none: the topology as calibrated), and
   // what a tuning table or NCCL chose.

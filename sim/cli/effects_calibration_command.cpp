@@ -45,6 +45,7 @@ std::vector<MeasuredEffects> measuredPoints(const std::vector<std::string>& file
 int runEffectsCalibration(const EffectsCalibrationArguments& args) {
   nlohmann::json scenario = readJsonFile(args.scenario);
   loadScenario(args.scenario);  // a bad scenario fails before any fitting
+  requireDistinctOutputs({{"--out", args.out}});  // nor --out onto it or a measurement (read at parsing)
   const std::vector<MeasuredEffects> points = measuredPoints(args.measured);
   const std::vector<FittedEffect> fits = fitEffects(points);
   std::vector<std::string> keys = args.only;

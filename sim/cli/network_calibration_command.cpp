@@ -54,6 +54,7 @@ int runNetworkCalibration(const NetworkCalibrationArguments& args) {
   const Topology topology = loadTopology(path);
   std::vector<MeasuredSweep> sweeps;
   for (const std::string& file : args.measured) sweeps.push_back({file, collectiveSweepFromJson(readJsonFile(file), file)});
+  requireDistinctOutputs({{"--out", args.out}});  // not onto the topology or a sweep: before any fitting is printed
   const NetworkCalibration fit = calibrateLevel(topology, level, sweeps, args.jobs);
   std::vector<double> errors;
   for (const CalibratedRow& row : fit.rows) errors.push_back(std::abs(row.relativeError()));

@@ -79,7 +79,6 @@ void writeText(std::ostream& out, const TuningTable& table, const Cluster& clust
 }
 
 int runTune(const TuneArguments& args) {
-  requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}});
   const auto kind = parseCollectiveKind(args.collective);
   if (!kind) throw InvalidArgument("--collective", "'" + args.collective + "' is not allreduce, reduce-scatter or all-gather");
   const std::vector<std::int64_t> sizes = sweepByteSizes(parseByteSize(args.minBytes, "--min-bytes"),
@@ -89,6 +88,7 @@ int runTune(const TuneArguments& args) {
   std::optional<PythonPlotter> plotter;
   if (!args.plot.empty()) plotter = findPlotter(args.plot, "plot_tuning");  // before any simulation
   const Cluster cluster(args.topology.load(), args.gpus, args.topology.placement());
+  requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}});  // apart, and not onto the topology just read
   const std::vector<AlgorithmChoice> candidates = runnableCandidates(args, *kind, cluster, sizes.back());
 
   // Every candidate at the largest size must fit this machine, and as many at once as run together.

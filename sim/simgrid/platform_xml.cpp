@@ -5,31 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "common/xml_text.hpp"
 #include "sim/engine/platform_constants.hpp"
 #include "sim/simgrid/network_model.hpp"
 
 namespace ddl {
 namespace {
-
-// An attribute value as XML holds it: a topology file may name a link `nvlink "a" & <b>`, which written as
-// it is would leave a file no XML parser (SimGrid's among them) reads.
-struct Escaped {
-  const std::string& text;
-};
-
-std::ostream& operator<<(std::ostream& out, const Escaped& value) {
-  for (const char c : value.text) {
-    switch (c) {
-      case '&': out << "&amp;"; break;
-      case '<': out << "&lt;"; break;
-      case '>': out << "&gt;"; break;
-      case '"': out << "&quot;"; break;
-      case '\'': out << "&apos;"; break;
-      default: out << c;
-    }
-  }
-  return out;
-}
 
 const char* policyOf(LinkSharing sharing) {
   switch (sharing) {
@@ -68,7 +49,7 @@ class XmlWriter {
       for (const RouteHop& hop : route.hops) {
         if (!written_.insert(hop.link).second) continue;
         const PlatformLink link = cluster_.link(hop.link);
-        line(depth) << "<link id=\"" << Escaped{link.name} << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\""
+        line(depth) << "<link id=\"" << xmlAttribute(link.name, "link name") << "\" bandwidth=\"" << link.bandwidthBps << "Bps\" latency=\""
                     << link.latencySeconds << "s\" sharing_policy=\"" << policyOf(link.sharing) << "\"/>\n";
       }
     for (const ZoneRoute& route : routes) {
@@ -91,7 +72,7 @@ class XmlWriter {
   void hopsOf(const std::vector<RouteHop>& hops) {
     for (const RouteHop& hop : hops) {
       const PlatformLink link = cluster_.link(hop.link);
-      out_ << "<link_ctn id=\"" << Escaped{link.name} << "\"";
+      out_ << "<link_ctn id=\"" << xmlAttribute(link.name, "link name") << "\"";
       if (link.sharing == LinkSharing::PerDirection) out_ << " direction=\"" << (hop.up ? "UP" : "DOWN") << "\"";
       out_ << "/>";
     }

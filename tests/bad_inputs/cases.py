@@ -2,7 +2,7 @@
 name. Commands are lists whose parts may use {ddlsim}, {ddlrun}, {ddlcompare}, {python}, {mpirun}, {source}
 (the source tree), {dir} (the case's own directory, also its working directory) and {out} (an output path in
 it, which must stay unwritten). Input files are written into {dir} first: `files` maps a name to its text,
-bytes, a shipped file with edits (edited), or DIRECTORY.
+bytes, a shipped file with edits (edited) or as it is (copied), DIRECTORY or FIFO.
 """
 import copy
 import json
@@ -106,6 +106,7 @@ RESULTS_OF_RESNET18 = "analysis/results/2026-12-03-pytorch-resnet18-tcp/predicte
 TUNING_TABLE_PLOTTED = "scenarios/tuning/minsky-p100-ib-edr-allreduce-4.json"
 VALIDATION = "analysis/results/2026-12-05-validation/validation.json"  # analysis/validate --json
 COLLECTIVE_VALIDATION = "analysis/results/2026-12-05-nccl-collectives/validate_collectives.json"
+MEASURED_TRAINING = "analysis/results/2026-12-03-pytorch-resnet18-tcp/raw/measured-8-ring.json"  # ddlrun train --json
 
 
 def corpus_predicting(measured_set, other_set):
@@ -119,6 +120,44 @@ def corpus_predicting(measured_set, other_set):
         sets[measured_set]["scenarios"] = [{"file": sets[other_set]["scenarios"][0]["file"], "configuration": label}]
         return json.dumps(corpus, indent=1)
     return make
+
+
+def copied(shipped):
+    """The shipped file (a path in the source tree) byte for byte, as an input under a name of the case's own
+    (a results file named r.png, which an output of that name would draw over)."""
+    def make(source):
+        with open(os.path.join(source, shipped), "rb") as handle:
+            return handle.read()
+    return make
+
+
+TUNING_CANDIDATES = 9  # TUNING's candidates: tuning_check check reads measured-000.json to measured-008.json
+
+
+def measured_for_tuning(**changes):
+    """What `tuning_check check TUNING measured` reads: measured/measured-NNN.json for each candidate and
+    measured/measured-auto.json, each a ddlrun bench sweep of the table's collective on its GPUs at its sizes (auto
+    choosing what the table chose), with `changes` (edits as edited() takes them, by "003" or "auto") applied to
+    the one named. Unchanged, tuning_check check takes them and exits 0."""
+    def sweep(key):
+        def make(source):
+            with open(os.path.join(source, TUNING)) as handle:
+                table = json.load(handle)
+            auto = key == "auto"
+            rows = [{"bytes": row["bytes"], "count": row["bytes"] // 4,
+                     "time_s": 1e-3 * (1 + (position + (0 if auto else int(key))) % 3)}
+                    for position, row in enumerate(table["rows"])]
+            if auto:
+                for row, tuned in zip(rows, table["rows"]):
+                    row["chosen"] = tuned["best"]
+            document = {"source": "ddlrun bench", "configuration": "c", "collective": table["collective"],
+                        "algorithm": "auto" if auto else table["candidates"][int(key)]["algorithm"], "ranks": table["gpus"],
+                        "type": table["type"], "rows": rows}
+            return edited(document, *changes.get(key, []))(source)
+        return make
+    keys = [f"{index:03d}" for index in range(TUNING_CANDIDATES)] + ["auto"]
+    return {f"measured/measured-{key}.json": sweep(key) for key in keys}
+
 
 SIM, RUN, COMPARE = "{ddlsim}", "{ddlrun}", "{ddlcompare}"
 
@@ -165,6 +204,15 @@ def file_cases(label, command, name):
         Case(f"{label}: JSON that is not an object", command, [name], {name: "[1, 2, 3]"}),
     ]
 
+
+# Each plot tool with a good input: the cases that hold a flag of theirs to a rule.
+PLOT_TOOL_INPUTS = [
+    ("plot_scaling", ["{source}/" + RESULTS_OF_RESNET18], None),
+    ("plot_tuning", ["{source}/" + TUNING_TABLE_PLOTTED], None),
+    ("plot_validation", ["{source}/" + VALIDATION], None),
+    ("plot_collective_validation", ["{source}/" + COLLECTIVE_VALIDATION], None),
+    ("plot_sensitivity", ["{dir}/sensitivity.json"], {"sensitivity.json": "{}"}),
+]
 
 CASES = [
     # --- the files every reader refuses, for each reader
@@ -876,6 +924,40 @@ CASES = [
          ["{python}", "{source}/analysis/validate", "--corpus", "{dir}/corpus.json", "--set", "2026-12-03-pytorch-resnet18-tcp",
           "--samples", "2"], ["measured.json", "is not the run", "precision fp16 against fp32"],
          {"corpus.json": corpus_predicting("2026-12-03-pytorch-resnet18-tcp", "2026-12-01-calibrated-100mbit")}),
+    *[Case(f"tuning_check: {name}", ["{python}", "{source}/analysis/tuning_check", "check", "{source}/" + TUNING, "{dir}/measured"],
+           expect, measured_for_tuning(**changes))
+      for name, changes, expect in [
+          ("a candidate measured on other ranks than the table's", {"003": [("$.ranks", 8)]},
+           ["measured-003.json", "$.ranks", "8", "a table for 4"]),
+          ("a candidate measured for another collective", {"000": [("$.collective", "reduce-scatter")]},
+           ["measured-000.json", "$.collective", "reduce-scatter", "a table for 'allreduce'"]),
+          ("the auto run on other ranks than the table's", {"auto": [("$.ranks", 2)]},
+           ["measured-auto.json", "$.ranks", "a table for 4"]),
+          # The disagreement is at the last size: every size before it has been checked, and nothing printed.
+          ("the auto run choosing otherwise at the last size", {"auto": [("$.rows[2].chosen", "ring")]},
+           ["measured-auto.json", "at 1048576 bytes auto chose ring"]),
+      ]],
+    # Every rank under mpirun must run the one experiment: the ranks compare their command lines first.
+    Case("ddlrun bench under mpirun: ranks started with different command lines",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "1", RUN, "bench", "--algorithm", "ring", "-b", "1K", "-e", "1K",
+          ":", "-np", "1", RUN, "bench", "--algorithm", "ring", "-b", "4K", "-e", "4K"],
+         ["the ranks were started with different command lines", "-b 1K -e 1K", "-b 4K -e 4K"]),
+    Case("ddlrun train under mpirun: ranks started with different command lines",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe",
+          "-np", "1", RUN, "train", "{dir}/s1.json", "--compute-scale", "0.01", "-n", "1", "-w", "0",
+          ":", "-np", "1", RUN, "train", "{dir}/s2.json", "--compute-scale", "0.01", "-n", "1", "-w", "0"],
+         ["the ranks were started with different command lines", "s1.json", "s2.json"],
+         {"s1.json": edited(SMALL_SCENARIO, ("$.gpus", [1, 2]), ("$.algorithms", [{"name": "ring"}])),
+          "s2.json": edited(SMALL_SCENARIO, ("$.gpus", [1, 2]), ("$.algorithms", [{"name": "ring"}]), ("$.batch_per_gpu", 64))}),
+    Case("ddlsim under mpirun: ranks started with different scenario files",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "1", SIM, "{dir}/s1.json", "--json", "--out", "{out}",
+          ":", "-np", "1", SIM, "{dir}/s2.json", "--json", "--out", "{out}"],
+         ["the ranks were started with different command lines", "s1.json", "s2.json"],
+         {"s1.json": edited(SMALL_SCENARIO), "s2.json": edited(SMALL_SCENARIO, ("$.gpus", [1, 2]), ("$.algorithms", [{"name": "ring"}]))}),
+    Case("ddlsim under mpirun: ranks started with different --gpus",
+         ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "1", SIM, "{dir}/s.json", "--gpus", "1", "--json", "--out", "{out}",
+          ":", "-np", "1", SIM, "{dir}/s.json", "--gpus", "4", "--json", "--out", "{out}"],
+         ["the ranks were started with different command lines", "--gpus 1", "--gpus 4"], {"s.json": edited(SMALL_SCENARIO)}),
 
     # What outgrows the machine is refused with the estimate, before anything is allocated or started.
     Case("ddlsim: a sweep point larger than this machine", [SIM, "{dir}/scenario.json", "--out", "{out}"],
@@ -914,19 +996,102 @@ CASES = [
                                                 "--out", "{dir}/t.json"], ["--share-out", "--out", "a file of its own"],
          {"scenario.json": edited(SMALL_SCENARIO)}),
 
+    # No output is one of the command's inputs: each would be written over (the message names the path given).
+    *[Case(name, command, [flag, path.split("/")[-1], "an input of this command"], files)
+      for name, flag, path, command, files in [
+          ("ddlsim: --out onto its scenario", "--out", "{dir}/s.json",
+           [SIM, "{dir}/s.json", "--json", "--out", "{dir}/s.json"], {"s.json": edited(SMALL_SCENARIO)}),
+          ("ddlsim: --trace onto its scenario", "--trace", "{dir}/s.json",
+           [SIM, "{dir}/s.json", "--trace", "{dir}/s.json", "--out", "{out}"], {"s.json": edited(SMALL_SCENARIO)}),
+          ("ddlsim: --plot onto its scenario, a file named s.png", "--plot", "{dir}/s.png",
+           [SIM, "{dir}/s.png", "--plot", "{dir}/s.png", "--out", "{out}"], {"s.png": edited(SMALL_SCENARIO)}),
+          ("ddlsim: --share-out onto its scenario", "--share-out", "{dir}/s.json",
+           [SIM, "{dir}/s.json", "--share", "0/2", "--share-out", "{dir}/s.json"], {"s.json": edited(SMALL_SCENARIO)}),
+          ("ddlsim: --out onto a share of --sweep-values", "--out", "{dir}/s0.json",
+           [SIM, "{dir}/s.json", "--sweep-values", "{dir}/s0.json", "{dir}/s1.json", "--json", "--out", "{dir}/s0.json"],
+           {"s.json": edited(SMALL_SCENARIO), "s0.json": '{"simulations": 8, "sweep": "small; engine step", "values": []}',
+            "s1.json": '{"simulations": 8, "sweep": "small; engine step", "values": []}'}),
+          ("ddlsim collective: --out onto its --tuning", "--out", "{dir}/t.json",
+           [SIM, "collective", "--algorithm", "auto", "--topology", "flat-h200-edr", "--gpus", "4", "--tuning", "{dir}/t.json",
+            "--json", "--out", "{dir}/t.json"], {"t.json": copied(TUNING)}),
+          ("ddlsim collective: --out onto its --schedule", "--out", "{dir}/s.json",
+           [SIM, "collective", "--schedule", "{dir}/s.json", "--topology", "flat-h200-edr", "--json", "--out", "{dir}/s.json"],
+           {"s.json": copied("tests/fuzz/corpus/schedule_reader/ring-4.json")}),
+          ("ddlsim collective: --out onto its --topology", "--out", "{dir}/topo.json",
+           [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology", "{dir}/topo.json", "--json", "--out",
+            "{dir}/topo.json"], {"topo.json": copied(TOPOLOGY)}),
+          ("ddlsim tune: --out onto its --topology", "--out", "{dir}/topo.json",
+           [SIM, "tune", "--topology", "{dir}/topo.json", "--gpus", "4", "--json", "--out", "{dir}/topo.json"],
+           {"topo.json": copied(TOPOLOGY)}),
+          ("ddlsim platform: --out onto its topology", "--out", "{dir}/topo.json",
+           [SIM, "platform", "{dir}/topo.json", "--xml", "--out", "{dir}/topo.json"], {"topo.json": copied(TOPOLOGY)}),
+          ("ddlsim schedule: --out onto its --from", "--out", "{dir}/s.json",
+           [SIM, "schedule", "--from", "{dir}/s.json", "--json", "--out", "{dir}/s.json"], {"s.json": edited(SCHEDULE)}),
+          ("ddlsim schedule: --msccl-xml --out onto its --from", "--out", "{dir}/s.json",
+           [SIM, "schedule", "--from", "{dir}/s.json", "--msccl-xml", "--out", "{dir}/s.json"], {"s.json": edited(SCHEDULE)}),
+          ("ddlsim calibrate network: --out onto its sweep", "--out", "{dir}/sweep.json",
+           [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level", "network", "--out", "{dir}/sweep.json"],
+           {"sweep.json": edited(SWEEP_OF_8)}),
+          ("ddlsim calibrate effects: --out onto its scenario", "--out", "{dir}/s.json",
+           [SIM, "calibrate", "effects", "{dir}/s.json", "{dir}/m.json", "--out", "{dir}/s.json"],
+           {"s.json": copied(SCENARIO), "m.json": copied(MEASURED_TRAINING)}),
+          ("ddlsim calibrate effects: --out onto its measurements", "--out", "{dir}/m.json",
+           [SIM, "calibrate", "effects", "{dir}/s.json", "{dir}/m.json", "--out", "{dir}/m.json"],
+           {"s.json": copied(SCENARIO), "m.json": copied(MEASURED_TRAINING)}),
+          ("ddlsim model import: --out onto its profile", "--out", "{dir}/p.json",
+           [SIM, "model", "import", "{dir}/p.json", "--gpu", "cpu-rank", "--out", "{dir}/p.json"], {"p.json": copied(PROFILE)}),
+          ("ddlrun bench: --out onto its --tuning", "--out", "{dir}/t.json",
+           [RUN, "bench", "--algorithm", "auto", "--tuning", "{dir}/t.json", "--transport", "threads", "--ranks", "4", "--json",
+            "--out", "{dir}/t.json"], {"t.json": copied(TUNING)}),
+          ("ddlrun bench: --out onto its --schedule", "--out", "{dir}/s.json",
+           [RUN, "bench", "--schedule", "{dir}/s.json", "--transport", "threads", "--ranks", "4", "--json", "--out", "{dir}/s.json"],
+           {"s.json": copied("tests/fuzz/corpus/schedule_reader/ring-4.json")}),
+          ("ddlrun train: --out onto its scenario", "--out", "{dir}/s.json",
+           [RUN, "train", "{dir}/s.json", "--transport", "threads", "--ranks", "4", "--json", "--out", "{dir}/s.json"],
+           {"s.json": edited(SMALL_SCENARIO)}),
+          ("ddlrun train: --trace onto its scenario", "--trace", "{dir}/s.json",
+           [RUN, "train", "{dir}/s.json", "--transport", "threads", "--ranks", "4", "--trace", "{dir}/s.json"],
+           {"s.json": edited(SMALL_SCENARIO)}),
+          ("ddlcompare: --plot onto its measured file, named m.png", "--plot", "{dir}/m.png",
+           ["{python}", COMPARE, "{dir}/p.json", "{dir}/m.png", "--plot", "{dir}/m.png"],
+           {"p.json": json.dumps(SWEEP), "m.png": json.dumps(SWEEP)}),
+          ("merge_results: --out onto a part", "--out", "{dir}/a.json",
+           ["{python}", "{source}/analysis/merge_results", "{dir}/a.json", "{dir}/b.json", "--out", "{dir}/a.json"],
+           {"a.json": json.dumps(SWEEP), "b.json": edited(SWEEP, ("$.ranks", 8))}),
+          ("plot_scaling: --out onto its results, named r.png", "--out", "{dir}/r.png",
+           ["{python}", "{source}/analysis/plot_scaling", "{dir}/r.png", "--out", "{dir}/r.png"], {"r.png": copied(RESULTS_OF_RESNET18)}),
+          ("plot_scaling: --out onto its --scenario, named s.png", "--out", "{dir}/s.png",
+           ["{python}", "{source}/analysis/plot_scaling", "{source}/" + RESULTS_OF_RESNET18, "--scenario", "{dir}/s.png", "--out",
+            "{dir}/s.png"], {"s.png": copied(SCENARIO)}),
+          *[(f"{tool}: --out onto its input, named in.png", "--out", "{dir}/in.png",
+             ["{python}", f"{{source}}/analysis/{tool}", "{dir}/in.png", "--out", "{dir}/in.png"], {"in.png": content})
+            for tool, content in [("plot_tuning", copied(TUNING_TABLE_PLOTTED)), ("plot_validation", copied(VALIDATION)),
+                                  ("plot_collective_validation", copied(COLLECTIVE_VALIDATION)), ("plot_sensitivity", "{}")]],
+          ("tuning_check: --json onto its table", "--json", "{dir}/t.json",
+           ["{python}", "{source}/analysis/tuning_check", "check", "{dir}/t.json", "{dir}/measured", "--json", "{dir}/t.json"],
+           {"t.json": copied(TUNING), **measured_for_tuning()}),
+          ("tuning_check: --json onto a measurement", "--json", "{dir}/measured/measured-000.json",
+           ["{python}", "{source}/analysis/tuning_check", "check", "{source}/" + TUNING, "{dir}/measured", "--json",
+            "{dir}/measured/measured-000.json"], measured_for_tuning()),
+          ("validate: --plot onto its corpus, named c.png", "--plot", "{dir}/c.png",
+           ["{python}", "{source}/analysis/validate", "--corpus", "{dir}/c.png", "--plot", "{dir}/c.png"],
+           {"c.png": copied("analysis/validation_corpus.json")}),
+      ]],
+
     # An exporter refuses what its format cannot hold.
     *[Case(f"{tool}: --out a .gif", ["{python}", f"{{source}}/analysis/{tool}", *inputs, "--out", "{dir}/plot.gif"],
            ["--out", ".png, .svg or .pdf"], files)
-      for tool, inputs, files in [
-          ("plot_scaling", ["{source}/" + RESULTS_OF_RESNET18], None),
-          ("plot_tuning", ["{source}/" + TUNING_TABLE_PLOTTED], None),
-          ("plot_validation", ["{source}/" + VALIDATION], None),
-          ("plot_collective_validation", ["{source}/" + COLLECTIVE_VALIDATION], None),
-          ("plot_sensitivity", ["{dir}/sensitivity.json"], {"sensitivity.json": "{}"}),
-      ]],
+      for tool, inputs, files in PLOT_TOOL_INPUTS],
     Case("validate: --plot a .gif", ["{python}", "{source}/analysis/validate", "--plot", "{dir}/plot.gif"], ["--plot", ".png, .svg or .pdf"]),
     Case("ddlsim: --sensitivity's --plot a .gif", [SIM, "{source}/" + SCENARIO, "--sensitivity", "--plot", "{dir}/plot.gif"],
          ["--plot", ".png, .svg or .pdf"]),
     Case("ddlsim: --trace a directory", [SIM, "{source}/" + SCENARIO, "--trace", "{dir}"], ["--trace", "directory"]),
     Case("ddlrun train: --trace a directory", [RUN, "train", "{source}/" + SCENARIO, "--trace", "{dir}"], ["--trace", "directory"]),
+    # A title that is not UTF-8 has no text to write into SVG: refused with the other arguments, before anything is read.
+    Case("ddlcompare: a --title that is not UTF-8", ["{python}", COMPARE, "{dir}/p.json", "{dir}/m.json", "--plot", "{dir}/t.svg",
+                                                     "--title", NOT_UTF8], ["--title", "not UTF-8"],
+         {"p.json": json.dumps(SWEEP), "m.json": json.dumps(SWEEP)}),
+    *[Case(f"{tool}: a --title that is not UTF-8", ["{python}", f"{{source}}/analysis/{tool}", *inputs, "--out", "{dir}/t.svg",
+                                                     "--title", NOT_UTF8], ["--title", "not UTF-8"], files)
+      for tool, inputs, files in PLOT_TOOL_INPUTS],
 ]

@@ -526,8 +526,10 @@ class TheSchedulesDdlsimWritesMatchTheSchema(unittest.TestCase):
                     self.assertEqual(written.returncode, 0, written.stderr)
                     document = load(path)
                     self.assertEqual(problems("tuning-table", document), [])
+                    # Read back for its own element size, which ddlsim collective holds a table to.
+                    element_bytes = arguments[arguments.index("--element-bytes") + 1] if "--element-bytes" in arguments else "4"
                     read_back = ddlsim("collective", "--algorithm", "auto", "--tuning", str(path), "--topology",
-                                       "dgx1-v100-ib-edr", "--gpus", arguments[1], "--bytes", "8K")
+                                       "dgx1-v100-ib-edr", "--gpus", arguments[1], "--bytes", "8K", "--element-bytes", element_bytes)
                     self.assertEqual(read_back.returncode, 0, read_back.stderr)
 
     def test_the_scenario_schema_knows_every_allreduce_and_the_options_it_takes(self):
