@@ -198,11 +198,11 @@ class PlotScalingTest(PlotTestCase):
         with open(picture, "rb") as file:
             self.assertEqual(file.read(8), PNG_SIGNATURE)
         # Another experiment's published points are refused, not drawn beside these predictions.
-        other = self.write("other.json", {"name": "other", "topology": "dgx-h100-ndr", "gpus": [1, 4], "published": PUBLISHED})
+        other = self.write("other.json", {"name": "other", "model": "bert-large", "gpus": [1, 4], "published": PUBLISHED})
         status, _, err = self.run_plot_scaling(self.write("r.json", results(TWO_DDL_ENTRIES)), "--scenario", other,
                                                "--out", os.path.join(self.directory.name, "other.png"))
         self.assertEqual(status, 2, err)
-        self.assertIn("is of topology 'dgx-h100-ndr'", err)
+        self.assertIn("is of model 'bert-large'", err)
         self.assertIn("another experiment's", err)
 
     @unittest.skipUnless(HAS_MATPLOTLIB, "matplotlib is not in this Python")

@@ -131,6 +131,19 @@ def copied(shipped):
     return make
 
 
+def ring_sweep_of(ranks, hosts, ranks_per_host):
+    """tests/fuzz/corpus/collective_sweep_reader/measured-ring-with-baseline.json (ddlrun bench of a ring on 2 ranks)
+    as if measured on `ranks` ranks over `hosts` hosts: each row's count its bytes in float32 elements."""
+    def make(source):
+        with open(os.path.join(source, "tests/fuzz/corpus/collective_sweep_reader/measured-ring-with-baseline.json")) as handle:
+            sweep = json.load(handle)
+        sweep.update(ranks=ranks, hosts=hosts, ranks_per_host=ranks_per_host)
+        for row in sweep["rows"]:
+            row["count"] = row["bytes"] // 4
+        return json.dumps(sweep, indent=1)
+    return make
+
+
 TUNING_CANDIDATES = 9  # TUNING's candidates: tuning_check check reads measured-000.json to measured-008.json
 
 
@@ -613,6 +626,8 @@ CASES = [
           ("a table whose best is not the fastest", ["--gpus", "4", "--tuning", "{dir}/t.json"], ["t.json: $.rows[0].best"],
            {"t.json": edited(TUNING, ("$.rows[0].best", "ring"))}),
           ("a table that is not JSON", ["--gpus", "4", "--tuning", "{dir}/t.json"], ["t.json", "JSON"], {"t.json": "{\"rows\": "}),
+          ("a float32 table for 2-byte elements", ["--gpus", "4", "--tuning", "{source}/" + TUNING, "--element-bytes", "2"],
+           ["--tuning", "flat-h200-4.json", "tuned for 4-byte elements, not 2"], None),
       ]],
     Case("ddlsim collective --algorithm auto: a table of another topology",
          [SIM, "collective", "--algorithm", "auto", "--topology", "minsky-p100-ib-edr", "--gpus", "4", "--tuning",
@@ -625,6 +640,9 @@ CASES = [
     Case("ddlsim collective: --tuning without auto", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
                                                       "flat-h200-edr", "--tuning", "{source}/" + TUNING, "--out", "{out}"],
          ["--tuning", "auto"]),
+    Case("ddlrun bench --algorithm auto: a float32 table run as float16",
+         [RUN, "bench", "--algorithm", "auto", "--tuning", "{dir}/t.json", "--transport", "threads", "--ranks", "4", "--type", "float16"],
+         ["--tuning", "t.json", "tuned for 4-byte elements, not 2"], {"t.json": copied(TUNING)}),
     Case("ddlrun bench: a table for other ranks", [RUN, "bench", "--algorithm", "auto", "--tuning", "{source}/" + TUNING,
                                                    "--transport", "threads", "--ranks", "2"], ["--tuning", "4 ranks", "--ranks"]),
 
@@ -668,6 +686,12 @@ CASES = [
         ("an unknown placement", ["minsky-p100-ib-edr", "--placement", "x"], ["--placement"]),
         ("more nodes than a NIC-less node allows", ["h200-ranks-sharing-one-gpu", "--nodes", "2"], ["$.node.nics"]),
     ]],
+
+    # A control character has no form in XML 1.0, escaped or not: the topology reader refuses it before any export.
+    Case("ddlsim platform: an XML file of a link named with a control character",
+         [SIM, "platform", "{dir}/topology.json", "--xml", "--out", "{dir}/p.xml"],
+         ["topology.json", "$.node.links[0].name", "holds a control character"],
+         {"topology.json": edited(TOPOLOGY, ("$.node.links[0].name", "a\u0001b"))}),
 
     # --- ddlrun bench (one process; threads for several ranks)
     *[Case(f"ddlrun bench: {name}", [RUN, "bench", *flags], expect) for name, flags, expect in [
@@ -911,6 +935,14 @@ CASES = [
     Case("ddlsim calibrate network: a sweep whose hosts its ranks do not fill",
          [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level", "network", "--out", "{out}"],
          ["sweep.json", "$.hosts", "8 ranks fill 2 nodes"], {"sweep.json": edited(SWEEP_OF_8, ("$.hosts", 3))}),
+    # The one part named twice, the second time by another path.
+    Case("merge_results: one part given twice", ["{python}", "{source}/analysis/merge_results", "{dir}/a.json", "./a.json",
+                                                 "--out", "{dir}/m.json"], ["./a.json", "the same file as", "given twice"],
+         {"a.json": json.dumps(SWEEP)}),
+    # PowerAI's published ResNet-50 on P100 points over ResNet-18 on CPU ranks over TCP.
+    Case("plot_scaling: a --scenario of another experiment",
+         ["{python}", "{source}/analysis/plot_scaling", "{source}/" + RESULTS_OF_RESNET18, "--scenario", "{source}/" + SCENARIO,
+          "--out", "{dir}/x.png"], ["--scenario", "model 'resnet50'", "resnet18-160px", "another experiment's"]),
     Case("ddlrun bench --algorithm auto: a table of allreduce for an all-gather",
          [RUN, "bench", "--algorithm", "auto", "--collective", "all-gather", "--tuning", "{source}/" + TUNING, "--transport", "threads",
           "--ranks", "4"], ["--tuning", "allreduce", "all-gather"]),
@@ -931,6 +963,8 @@ CASES = [
            ["measured-003.json", "$.ranks", "8", "a table for 4"]),
           ("a candidate measured for another collective", {"000": [("$.collective", "reduce-scatter")]},
            ["measured-000.json", "$.collective", "reduce-scatter", "a table for 'allreduce'"]),
+          ("a candidate measured of another algorithm", {"000": [("$.algorithm", "halving-doubling")]},
+           ["measured-000.json", "$.algorithm", "'halving-doubling'", "candidate 0", "'ring'"]),
           ("the auto run on other ranks than the table's", {"auto": [("$.ranks", 2)]},
            ["measured-auto.json", "$.ranks", "a table for 4"]),
           # The disagreement is at the last size: every size before it has been checked, and nothing printed.
@@ -975,6 +1009,11 @@ CASES = [
     Case("ddlrun bench under mpirun: two ranks' buffers larger than this machine",
          ["{mpirun}", "--allow-run-as-root", "--oversubscribe", "-np", "2", RUN, "bench", "--algorithm", "ring", "-e", "64M"],
          ["--max-bytes", "on 2 rank(s) of this machine needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    # The sweep's ranks are what calibrate network simulates at each measured size: estimated before the fit starts.
+    Case("ddlsim calibrate network: a 256-rank ring larger than this machine",
+         [SIM, "calibrate", "network", "dgx-h100-ndr", "{dir}/sweep.json", "--level", "network", "--out", "{out}"],
+         ["sweep.json", "$.ranks", "simulating ring of 1024 bytes on 256 ranks needs about", "20.0 MB available"],
+         {"sweep.json": ring_sweep_of(256, 32, 8)}, {"DDLSCALE_MEMORY_BYTES": "20000000"}),
     Case("bench_simulator: 65536 ranks: more memory than there is",
          ["{python}", "{source}/analysis/bench_simulator", "--ranks", "65536", "--out", "{dir}/results"],
          ["simulating ring on 65536 GPUs needs about"]),
@@ -1032,6 +1071,9 @@ CASES = [
           ("ddlsim calibrate network: --out onto its sweep", "--out", "{dir}/sweep.json",
            [SIM, "calibrate", "network", "minsky-p100-ib-edr", "{dir}/sweep.json", "--level", "network", "--out", "{dir}/sweep.json"],
            {"sweep.json": edited(SWEEP_OF_8)}),
+          ("ddlsim calibrate network: --out onto its topology", "--out", "{dir}/topo.json",
+           [SIM, "calibrate", "network", "{dir}/topo.json", "{dir}/sweep.json", "--level", "network", "--out", "{dir}/topo.json"],
+           {"topo.json": copied(TOPOLOGY), "sweep.json": edited(SWEEP_OF_8)}),
           ("ddlsim calibrate effects: --out onto its scenario", "--out", "{dir}/s.json",
            [SIM, "calibrate", "effects", "{dir}/s.json", "{dir}/m.json", "--out", "{dir}/s.json"],
            {"s.json": copied(SCENARIO), "m.json": copied(MEASURED_TRAINING)}),

@@ -76,9 +76,7 @@ RULES = {
         ("ddlsim collective", "ddlsim collective --algorithm auto: a table for other GPUs"),
         ("ddlsim collective", "ddlsim collective --algorithm auto: a table of allreduce for a reduce-scatter"),
         ("ddlsim collective", "ddlsim collective: --schedule for other --gpus"),
-        ("ddlsim collective", "gap: ddlsim collective --algorithm auto --topology flat-h200-edr --gpus 4 --tuning "
-                              "tests/fuzz/corpus/tuning_reader/flat-h200-4.json --element-bytes 2 exits 0 and simulates 2-byte "
-                              "elements from a float32 table (a scenario's fp16 gradients with fp32 tables are refused)"),
+        ("ddlsim collective", "ddlsim collective --algorithm auto: a float32 table for 2-byte elements"),
         ("ddlsim tune", "not applicable: reads one input, the topology"),
         ("ddlsim platform", "not applicable: reads one input, the topology"),
         ("ddlsim schedule", "not applicable: reads one input (--from); --algorithm auto, the one that would read a table, is refused"),
@@ -93,25 +91,21 @@ RULES = {
         ("ddlrun bench", "ddlrun bench: --schedule for 4 ranks on 2"),
         ("ddlrun bench", "ddlrun bench: --schedule of float32 run as half"),
         ("ddlrun bench", "ddlrun bench --algorithm auto: a table of allreduce for an all-gather"),
+        ("ddlrun bench", "ddlrun bench --algorithm auto: a float32 table run as float16"),
         ("ddlrun bench", "ddlrun bench under mpirun: ranks started with different command lines"),
         ("ddlrun train", "ddlrun train: auto without a table for the job's ranks"),
         ("ddlrun train", "ddlrun train: auto with a table of another topology"),
         ("ddlrun train", "ddlrun train under mpirun: ranks started with different command lines"),
         ("analysis/ddlcompare", "ddlcompare: no point matches"),
         ("analysis/ddlcompare", "ddlcompare: two joined points of different element types"),
-        ("analysis/merge_results", "gap: merge_results a.json a.json --out m.json (one part twice) exits 0 and writes m.json, "
-                                   "which ddlcompare then refuses: '$.results[1].rows[0]: the same point as $.results[0].rows[0]'"),
-        ("analysis/plot_scaling", "gap: plot_scaling analysis/results/2026-12-03-pytorch-resnet18-tcp/predicted.json --scenario "
-                                  "scenarios/powerai-ddl-resnet50.json --out p.png exits 0 and draws PowerAI's published ResNet-50 "
-                                  "points over ResNet-18 results"),
+        ("analysis/merge_results", "merge_results: one part given twice"),
+        ("analysis/plot_scaling", "plot_scaling: a --scenario of another experiment"),
         *each(ONE_INPUT_PLOTS, "not applicable: reads one input"),
         ("analysis/tuning_check", "tuning_check: a candidate measured on other ranks than the table's"),
         ("analysis/tuning_check", "tuning_check: a candidate measured for another collective"),
         ("analysis/tuning_check", "tuning_check: the auto run on other ranks than the table's"),
         ("analysis/tuning_check", "tuning_check: the auto run choosing otherwise at the last size"),
-        ("analysis/tuning_check", "gap: tuning_check check TABLE DIR takes DIR/measured-000.json whose \"algorithm\" is "
-                                  "halving-doubling where the table's candidate 0 is ring (exit 0, a verdict on the wrong "
-                                  "runs): its ranks and collective are checked, not which candidate it measured"),
+        ("analysis/tuning_check", "tuning_check: a candidate measured of another algorithm"),
         ("analysis/validate", "validate: a measured set predicted from another experiment's scenario"),
         ("analysis/validate_collectives", "not applicable: reads one input, its corpus of published figures"),
         ("analysis/bench_simulator", "not applicable: reads no input file; it makes each platform and run itself"),
@@ -140,10 +134,7 @@ RULES = {
         ("ddlsim platform", "ddlsim platform: an XML file of one leaf of 16000 nodes"),
         ("ddlsim schedule", "ddlsim schedule: --ranks 65536 in a ring: more memory than there is"),
         *each(LISTINGS, "not applicable: prints a fixed list"),
-        ("ddlsim calibrate network", "gap: DDLSCALE_MEMORY_BYTES=20000000 ddlsim calibrate network dgx-h100-ndr SWEEP --level "
-                                     "network, SWEEP a ring sweep of 256 ranks at 1M, 4M and 16M, simulates and exits 0 where "
-                                     "ddlsim collective refuses the same ring ('needs about 67.6 MB'); at 16384 ranks it ran "
-                                     "past 120 s with no estimate"),
+        ("ddlsim calibrate network", "ddlsim calibrate network: a 256-rank ring larger than this machine"),
         ("ddlsim calibrate effects", "not applicable: simulates nothing; a fit over the measured points, linear in them"),
         ("ddlsim model import", "not applicable: linear in the profile it reads"),
         ("ddlrun bench", "ddlrun bench: -e 1000G: more memory than there is"),
@@ -203,15 +194,13 @@ RULES = {
         ("ddlsim platform", "ddlsim platform: an XML file of one leaf of 16000 nodes"),
         ("ddlsim platform", "gtest: PlatformXml.LinkNamesThatXmlMustEscapeAreWrittenSoThatSimGridReadsThemBack"),
         ("ddlsim platform", "gtest: PlatformXml.LoadsIntoSimGridWithTheSameRoutes"),
-        ("ddlsim platform", "gap: ddlsim platform TOPOLOGY --xml --out p.xml, TOPOLOGY a topology whose first link is named "
-                            "'a\\u0001b', exits 0 and writes the control character into p.xml, which no XML parser reads "
-                            "('not well-formed (invalid token)'); nothing checks the file after writing it"),
+        ("ddlsim platform", "ddlsim platform: an XML file of a link named with a control character"),
+        # Not a gap: --msccl-xml of more than 256 steps a threadblock (a ring of 256 ranks has 510). The MSCCL XML format holds
+        # any number of steps; the limit is one MSCCL runtime's (it varies by version), so ddlsim writes the file and warns,
+        # naming the threadblocks over it. (No "not applicable" entry: the rule reaches ddlsim schedule, held below.)
         ("ddlsim schedule", "ddlsim schedule: --msccl-xml of a reduce-scatter"),
         ("ddlsim schedule", "ddlsim schedule: --msccl-xml of an empty buffer"),
         ("ddlsim schedule", "unittest: tests/sim/msccl_xml_test.py: ExportedAllreducesRunCorrectly.test_ring"),
-        ("ddlsim schedule", "gap: ddlsim schedule --algorithm ring --ranks 256 --bytes 1M --msccl-xml --out r.xml exits 0 and "
-                            "writes r.xml with 'warning: gpu 0 threadblock 0 has 510 steps (the MSCCL runtime takes 256)', an "
-                            "algorithm MSCCL's runtime cannot load"),
         *each(LISTINGS, "not applicable: prints its own table or JSON of fixed names"),
         *each(["ddlsim calibrate network", "ddlsim calibrate effects", "ddlsim model import"],
               "not applicable: writes ddlscale's own topology, scenario or model JSON, no foreign format"),
@@ -257,9 +246,7 @@ RULES = {
         ("ddlsim schedule", "ddlsim schedule: --msccl-xml --out onto its --from"),
         *each(LISTINGS, "not applicable: writes standard output only"),
         ("ddlsim calibrate network", "ddlsim calibrate network: --out onto its sweep"),
-        ("ddlsim calibrate network", "gap: ddlsim calibrate network topo.json sweep.json --level network --out topo.json exits "
-                                     "2 and leaves topo.json as it was, but only after printing the whole fit on standard "
-                                     "output (likewise a topology by name with --out its file under topologies/)"),
+        ("ddlsim calibrate network", "ddlsim calibrate network: --out onto its topology"),
         ("ddlsim calibrate effects", "ddlsim calibrate effects: --out onto its scenario"),
         ("ddlsim calibrate effects", "ddlsim calibrate effects: --out onto its measurements"),
         ("ddlsim model import", "ddlsim model import: --out onto its profile"),

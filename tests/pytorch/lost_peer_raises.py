@@ -72,9 +72,10 @@ def main():
             break
     else:
         sys.exit(f"rank {rank}: every allreduce succeeded though rank {ranks - 1} left")
-    # A rank that ends without a word closes its connections, which names it to every peer; a stopped rank's
-    # silence, or a group destroyed in order, may reach a peer as the end of a neighbour who gave up first.
-    named = f"rank {ranks - 1}" if FAULT in ("exit", "raise") else "rank "
+    # A rank that ends at once (os._exit) closes its connections, which names it to every peer; a stopped
+    # rank's silence, or a group torn down by the interpreter or destroyed in order, may reach a peer as the
+    # end of a neighbour who gave up on it first (seen: rank 1 told "rank 0 closed its connection").
+    named = f"rank {ranks - 1}" if FAULT == "exit" else "rank "
     if named not in message:
         sys.exit(f"rank {rank}: the error names no {named!r}: {message}")
     if waited > TIMEOUT_S + ALLOWANCE_S:
