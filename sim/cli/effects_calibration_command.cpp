@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,11 +27,18 @@ struct EffectsCalibrationArguments {
   std::string out;
 };
 
-// Every point with measured effects, from every file; a file with none is bad input.
-std::vector<MeasuredEffects> measuredPoints(const std::vector<std::string>& files) {
+// Every point with measured effects, from every file; a file with none is bad input, and so is one of
+// another experiment than `scenario`'s (its model or GPU): its effects would be fitted into the wrong one.
+std::vector<MeasuredEffects> measuredPoints(const std::vector<std::string>& files, const Scenario& scenario) {
   std::vector<MeasuredEffects> points;
   for (const std::string& file : files) {
     const ScalingResults results = resultsFromJson(readJsonFile(file), file);
+    for (const auto& [field, theirs, mine] : {std::tuple{"model", results.model, scenario.model.name()},
+                                              std::tuple{"gpu", results.gpu, scenario.gpu}})
+      // An imported model's name carries its sequence length: "gpt-mini-64tokens" is the measurements' "gpt-mini".
+      if (!theirs.empty() && theirs != mine && mine.rfind(theirs + "-", 0) != 0)
+        throw InvalidArgument(file + ": $." + field, "'" + theirs + "', but " + scenario.path + " is of " + field + " '" +
+                                                         mine + "': these measurements are of another experiment");
     std::size_t found = 0;
     for (const ScalingPoint& point : results.points)
       if (point.measuredEffects) {
@@ -44,9 +52,9 @@ std::vector<MeasuredEffects> measuredPoints(const std::vector<std::string>& file
 
 int runEffectsCalibration(const EffectsCalibrationArguments& args) {
   nlohmann::json scenario = readJsonFile(args.scenario);
-  loadScenario(args.scenario);  // a bad scenario fails before any fitting
+  const Scenario loaded = loadScenario(args.scenario);  // a bad scenario fails before any fitting
   requireDistinctOutputs({{"--out", args.out}});  // nor --out onto it or a measurement (read at parsing)
-  const std::vector<MeasuredEffects> points = measuredPoints(args.measured);
+  const std::vector<MeasuredEffects> points = measuredPoints(args.measured, loaded);
   const std::vector<FittedEffect> fits = fitEffects(points);
   std::vector<std::string> keys = args.only;
   if (keys.empty())

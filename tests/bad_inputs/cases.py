@@ -500,6 +500,12 @@ CASES = [
           ("an unknown level", ["--level", "rack"], [], ["--level"]),
           ("no level", [], [], ["--level"]),
       ]],
+    Case("ddlsim calibrate effects: measurements of another model",
+         [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{source}/analysis/results/2026-12-03-pytorch-resnet18-tcp/raw/"
+          "measured-8-ring.json", "--out", "{out}"], ["$.model", "'resnet18'", "another experiment"]),
+    Case("ddlsim-sweep.sbatch: RESULTS onto its scenario", ["bash", "{source}/scripts/slurm/ddlsim-sweep.sbatch", "{dir}/s.json",
+                                                           "{dir}/./s.json"], ["s.json", "is the scenario"],
+         {"s.json": copied(SCENARIO)}),
     Case("ddlsim calibrate effects: results without measured effects",
          [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{dir}/train.json", "--out", "{out}"],
          ["train.json", "$.points", "measured_effects"], {"train.json": edited(POINTS, ("$.points[0].batch_per_gpu", 32))}),

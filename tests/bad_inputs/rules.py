@@ -83,9 +83,7 @@ RULES = {
         *each(LISTINGS, "not applicable: reads no input"),
         ("ddlsim calibrate network", "ddlsim calibrate network: a sweep of more ranks per host than a node has"),
         ("ddlsim calibrate network", "ddlsim calibrate network: a sweep whose hosts its ranks do not fill"),
-        ("ddlsim calibrate effects", "gap: ddlsim calibrate effects scenarios/powerai-ddl-resnet50.json analysis/results/"
-                                     "2026-12-03-pytorch-resnet18-tcp/raw/measured-8-ring.json --out cal.json exits 0 and fits "
-                                     "ResNet-18 on CPU ranks over TCP into the ResNet-50 on P100 scenario, writing cal.json"),
+        ("ddlsim calibrate effects", "ddlsim calibrate effects: measurements of another model"),
         ("ddlsim model import", "not applicable: reads one input, the profile"),
         ("ddlrun bench", "ddlrun bench: a table for other ranks"),
         ("ddlrun bench", "ddlrun bench: --schedule for 4 ranks on 2"),
@@ -270,9 +268,7 @@ RULES = {
         *each(ORCHESTRATORS, "not applicable: one output, the --out folder, whose files it names itself, and no input file"),
         ("runtime/emulated_cluster/cluster", "not applicable: writes standard output and its own state folder"),
         *each(SCRIPTS, "not applicable: no output path is given to it"),
-        ("scripts/slurm/ddlsim-sweep.sbatch", "gap: not run here (it needs Slurm); RESULTS = SCENARIO passes its checks at "
-                                              "submission (its --dry-run is given no --out), and only the merge job, 'ddlsim "
-                                              "SCENARIO --sweep-values ... --out RESULTS', refuses it, after every share has run"),
+        ("scripts/slurm/ddlsim-sweep.sbatch", "ddlsim-sweep.sbatch: RESULTS onto its scenario"),
         *each(["scripts/slurm/ddlrun-bench.sbatch", "scripts/slurm/ddlrun-train.sbatch"],
               "not applicable: hands its arguments to ddlrun, whose entries hold them"),
         *each(["python3 -m ddlscale_torch.profile", "python3 -m ddlscale_torch.train"],
