@@ -500,9 +500,9 @@ CASES = [
           ("an unknown level", ["--level", "rack"], [], ["--level"]),
           ("no level", [], [], ["--level"]),
       ]],
-    Case("ddlsim calibrate effects: measurements of another model",
+    Case("ddlsim calibrate effects: measurements of another GPU",
          [SIM, "calibrate", "effects", "{source}/" + SCENARIO, "{source}/analysis/results/2026-12-03-pytorch-resnet18-tcp/raw/"
-          "measured-8-ring.json", "--out", "{out}"], ["$.model", "'resnet18'", "another experiment"]),
+          "measured-8-ring.json", "--out", "{out}"], ["$.gpu", "'cpu-rank'", "another machine"]),
     Case("ddlsim-sweep.sbatch: RESULTS onto its scenario", ["bash", "{source}/scripts/slurm/ddlsim-sweep.sbatch", "{dir}/s.json",
                                                            "{dir}/./s.json"], ["s.json", "is the scenario"],
          {"s.json": copied(SCENARIO)}),

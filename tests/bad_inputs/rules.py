@@ -83,7 +83,7 @@ RULES = {
         *each(LISTINGS, "not applicable: reads no input"),
         ("ddlsim calibrate network", "ddlsim calibrate network: a sweep of more ranks per host than a node has"),
         ("ddlsim calibrate network", "ddlsim calibrate network: a sweep whose hosts its ranks do not fill"),
-        ("ddlsim calibrate effects", "ddlsim calibrate effects: measurements of another model"),
+        ("ddlsim calibrate effects", "ddlsim calibrate effects: measurements of another GPU"),
         ("ddlsim model import", "not applicable: reads one input, the profile"),
         ("ddlrun bench", "ddlrun bench: a table for other ranks"),
         ("ddlrun bench", "ddlrun bench: --schedule for 4 ranks on 2"),
