@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,22 @@ int rankFromLauncher() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
     if (const char* value = std::getenv(name)) return std::atoi(value);
   return 0;
+}
+
+// Whether this process prints what is wrong with its command line, found before MPI starts. Every rank
+// finds the same where all were given one line, so rank 0 alone speaks. A job of several app contexts
+// (mpirun's "-np 1 ddlrun ... : -np 1 ddlrun ...") may give each its own line, and a context whose line is
+// bad would end the job in silence: the first rank of each context speaks for its own (Open MPI says how
+// many ranks each context has in OMPI_APP_CTX_NUM_PROCS, "1 1").
+bool speaksForItsCommandLine(int launchRank) {
+  if (launchRank == 0) return true;
+  const char* contexts = std::getenv("OMPI_APP_CTX_NUM_PROCS");
+  if (!contexts) return false;
+  std::istringstream sizes(contexts);
+  int first = 0;
+  for (int size = 0; sizes >> size && size > 0; first += size)
+    if (first == launchRank) return true;
+  return false;
 }
 
 std::string seconds(std::chrono::milliseconds timeout) {
@@ -69,10 +86,10 @@ int main(int argc, char** argv) {
     command->check();
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return launchRank == 0 ? app.exit(error) : 0;  // --help, --version
-    if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << " (see ddlrun --help)\n";
+    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << " (see ddlrun --help)\n";
     return 2;
   } catch (const ddl::InvalidArgument& error) {
-    if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
+    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << '\n';
     return 2;
   }
 

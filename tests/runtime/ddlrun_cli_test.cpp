@@ -97,6 +97,23 @@ TEST_F(Ddlrun, RanksStartedWithDifferentCommandLinesExitTwoNamingBothBeforeAnyRu
   EXPECT_FALSE(std::filesystem::exists(dir_ / "never.json"));
 }
 
+TEST_F(Ddlrun, BadInputOnlyInALaterAppContextIsNamedByThatContext) {
+  // Rank 0's line is good and it waits in MPI_Init; the second context's is bad, found before MPI starts,
+  // where only rank 0 used to speak: the job ended with status 2 and mpirun's text alone.
+  const std::string command = "DDLSCALE_DATA_DIR=" + std::string(DDLSCALE_SOURCE_DIR) + " " + MPIEXEC_PROGRAM +
+                              " --allow-run-as-root --oversubscribe -np 1 " + DDLRUN_PATH + " bench --algorithm ring : -np 2 " +
+                              DDLRUN_PATH + " bench --algorithm butterfly >" + (dir_ / "out").string() + " 2>" +
+                              (dir_ / "err").string();
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string err = slurp(dir_ / "err");
+  const std::string message = "ddlrun: --algorithm: no allreduce algorithm named 'butterfly'";
+  ASSERT_NE(err.find(message), std::string::npos) << err;
+  EXPECT_EQ(err.find(message, err.find(message) + 1), std::string::npos) << "once, by the context's first rank\n" << err;
+  EXPECT_EQ(slurp(dir_ / "out"), "");
+}
+
 TEST_F(Ddlrun, BenchWithTheAgreementCheckRunsEveryCollectiveExactly) {
   // The check adds a gather and an answer at rank 0 before each run, on a channel of its own: the runs'
   // messages must still match their own steps, on MPI and on the threads of one process.
