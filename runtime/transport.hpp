@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -154,6 +155,14 @@ inline std::vector<RequestId> waitSomeWithin(Transport& transport, std::chrono::
   std::vector<RequestId> finished;
   transport.waitSome(patience, finished);
   return finished;
+}
+
+// Waits until every one of `requests` has finished, each wait within `patience` (TransportError past it):
+// off the hot path too (agreements, their barriers).
+inline void waitForAllWithin(Transport& transport, const std::vector<RequestId>& requests, std::chrono::milliseconds patience) {
+  std::set<RequestId> pending(requests.begin(), requests.end());
+  while (!pending.empty())
+    for (const RequestId id : waitSomeWithin(transport, patience)) pending.erase(id);
 }
 
 }  // namespace ddl

@@ -463,13 +463,11 @@ void Communicator::agreeOnCall(const CallShape& mine) {
 }
 
 void Communicator::waitForAll(Transport& transport, std::vector<RequestId> requests, const std::string& what) {
-  std::set<RequestId> pending(requests.begin(), requests.end());
   // A peer silent past the timeout ends the job, or gives the transport up (the transport throws when a
   // wait outlasts it): a receive posted into a buffer of the caller's, or of this frame's, must never be
   // written after the call.
   try {
-    while (!pending.empty())
-      for (const RequestId id : waitSomeWithin(transport, timeout_)) pending.erase(id);
+    waitForAllWithin(transport, requests, timeout_);
   } catch (const TransportAbandoned&) {
     throw;
   } catch (const std::exception& error) {
