@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <utility>
 
 #include "algorithms/collectives/registry.hpp"
@@ -84,15 +83,17 @@ std::vector<Row> rowsOf(const Topology& topology, const std::vector<MeasuredSwee
       if (!(row.result.seconds > 0))
         throw InvalidArgument(at + ".rows[" + std::to_string(i) + "].time_s", "a measured time must be positive");
       const CollectiveSpec spec{kind, sweep.ranks, row.count, elementBytes};
-      std::optional<Schedule> schedule;
-      try {
-        schedule.emplace(makeSchedule(*algorithm, spec, sweep.parameters));  // bad parameters fail here, before any simulation
-      } catch (const InvalidArgument& error) {
-        throw InvalidArgument(at + ".parameters", std::string("cannot be simulated: ") + error.what());
-      }
-      // And a row too large for this machine, as ddlsim collective refuses the same simulation.
-      requireSimulationMemory(*schedule, netpointsOf(cluster), at + ".ranks",
-                              "simulating " + schedule->description() + " of " + std::to_string(row.bytes) + " bytes on " +
+      // Bad parameters fail here, before any simulation; and so does a row too large for this machine, as
+      // ddlsim collective refuses the same simulation.
+      const Schedule schedule = [&] {
+        try {
+          return makeSchedule(*algorithm, spec, sweep.parameters);
+        } catch (const InvalidArgument& error) {
+          throw InvalidArgument(at + ".parameters", std::string("cannot be simulated: ") + error.what());
+        }
+      }();
+      requireSimulationMemory(schedule, netpointsOf(cluster), at + ".ranks",
+                              "simulating " + schedule.description() + " of " + std::to_string(row.bytes) + " bytes on " +
                                   std::to_string(sweep.ranks) + " ranks");
       rows.push_back({measured.file + " (" + sweep.label + ")", algorithm, sweep.parameters, spec, hosts, row.bytes, row.result.seconds});
     }
