@@ -92,6 +92,10 @@ int main(int argc, char** argv) {
     if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << '\n';
     return 2;
   }
+  if (command->dryRun()) {  // every launched rank checked the same; one says so
+    if (launchRank == 0) std::cout << command->dryRunReport() << std::endl;
+    return 0;
+  }
 
   const std::vector<std::string> arguments(argv + 1, argv + argc);  // before MPI_Init, which may take some
   ddl::freezeIfAsked("init", launchRank);

@@ -18,6 +18,9 @@ class DdlrunCommand {
   bool chosen() const { return command_->parsed(); }
   // Throws InvalidArgument naming the option or file at fault.
   virtual void check() = 0;
+  // --dry-run: after check(), main prints dryRunReport() and runs nothing.
+  bool dryRun() const { return flags_.dryRun(); }
+  std::string dryRunReport() const { return flags_.dryRunReport("ddlrun " + command_->get_name()); }
   // How long the job waits for a silent peer (--timeout-s, or more where a command's compute takes longer):
   // also the deadline of MPI_Init and MPI_Finalize. Valid after check().
   virtual std::chrono::milliseconds timeout() const { return flags_.timeout(); }

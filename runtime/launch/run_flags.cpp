@@ -30,6 +30,9 @@ void RunFlags::addTo(CLI::App* command) {
                       "stopped or hangs)")
       ->check(finiteIn(1, 86400))
       ->capture_default_str();
+  command->add_flag("--dry-run", dryRun_,
+                    "Check the options and the input, estimate the memory the ranks on this machine would hold (mpirun's "
+                    "local ranks, or --ranks), print it, and run nothing: no MPI, no buffers");
 }
 
 const TransportEntry& RunFlags::transport() const { return findTransport(transport_); }
@@ -71,7 +74,7 @@ std::chrono::milliseconds RunFlags::timeout() const {
   return std::chrono::milliseconds(static_cast<std::int64_t>(timeoutSeconds_ * 1000));
 }
 
-void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) const {
+void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) {
   // A thread's stack is RLIMIT_STACK's size of address space, 8 MiB by default: one per rank in one
   // process, and the watchdog's.
   constexpr double kThreadStackBytes = 8.0 * 1024 * 1024;
@@ -79,6 +82,16 @@ void RunFlags::requireMemoryPerRank(double bytesPerRank, const std::string& fiel
   const int inThisProcess = transport().inOneProcess ? here : 1;
   requireMemory(bytesPerRank * here, field, what + " on " + std::to_string(here) + " rank(s) of this machine",
                 bytesPerRank * inThisProcess + kThreadStackBytes * (inThisProcess + 1));
+  estimate_ = MemoryEstimate{bytesPerRank, here, what};
+}
+
+std::string RunFlags::dryRunReport(const std::string& command) const {
+  std::string report = command + ": the options and the input hold; ";
+  if (!estimate_) return report + "nothing run (--dry-run)";
+  return report + std::to_string(estimate_->ranksHere) + " rank(s) on this machine, each about " +
+         formatBytes(estimate_->bytesPerRank) + " for " + estimate_->what + ", " +
+         formatBytes(estimate_->bytesPerRank * estimate_->ranksHere) + " in all of " +
+         formatBytes(static_cast<double>(availableMemoryBytes())) + " available; nothing run (--dry-run)";
 }
 
 namespace {

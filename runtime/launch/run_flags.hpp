@@ -3,6 +3,7 @@
 // how long a silent peer is waited for.
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -25,7 +26,12 @@ class RunFlags {
   int ranksOnThisHost() const;
   // InvalidArgument(field, ...) unless every rank on this machine can have `bytesPerRank` of memory, and
   // this process the address space for its ranks and their threads' stacks.
-  void requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what) const;
+  // The last estimate that passed is what --dry-run reports.
+  void requireMemoryPerRank(double bytesPerRank, const std::string& field, const std::string& what);
+  // --dry-run: check the options and the input, estimate, say what the run would hold, and run nothing.
+  bool dryRun() const { return dryRun_; }
+  // What --dry-run prints once check() has passed: the ranks on this machine and the memory they would hold.
+  std::string dryRunReport(const std::string& command) const;
   // InvalidArgument("--piece-bytes", ...) if a step of `largestStepBytes` would be cut into more pieces than
   // kMaxPiecesPerStep: every piece of a step is posted at once, and beyond that a step's requests alone
   // would take gigabytes.
@@ -39,6 +45,13 @@ class RunFlags {
   int ranks() const;        // --ranks, or -g with an in-process transport
   std::string pieceBytes_ = "1M";
   double timeoutSeconds_ = 30;
+  bool dryRun_ = false;
+  struct MemoryEstimate {
+    double bytesPerRank = 0;
+    int ranksHere = 0;
+    std::string what;
+  };
+  std::optional<MemoryEstimate> estimate_;
 };
 
 }  // namespace ddl

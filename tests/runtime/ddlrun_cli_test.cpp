@@ -163,6 +163,30 @@ TEST_F(Ddlrun, GpuTransportsRunWhereThereIsAGpuAndExitTwoSayingWhyWhereThereIsNo
   }
 }
 
+TEST_F(Ddlrun, DryRunChecksAndEstimatesTheRanksOfThisMachineAndRunsNothing) {
+  // What a script asks before it puts ranks on this machine: the memory of the ranks here (mpirun's local ranks,
+  // or --ranks), from the very estimate the run refuses with, and no MPI, no buffers, no results.
+  const std::string scenario = std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json";
+  const fs::path results = dir_ / "results.json";
+  const Result train = ddlrunAlone("train " + scenario + " --transport threads --ranks 4 --json --out " + results.string() + " --dry-run");
+  ASSERT_EQ(train.exitCode, 0) << train.err;
+  // ResNet-50's 25,557,032 fp32 gradients and as much again in staging: 204.5 MB a rank.
+  EXPECT_NE(train.out.find("ddlrun train: the options and the input hold; 4 rank(s) on this machine, each about 204.5 MB for "
+                           "training resnet50, 817.8 MB in all of"),
+            std::string::npos) << train.out;
+  EXPECT_NE(train.out.find("nothing run (--dry-run)"), std::string::npos) << train.out;
+  EXPECT_FALSE(fs::exists(results));
+
+  const Result bench = ddlrun(2, "bench --algorithm ring -b 1K -e 64M --dry-run");
+  ASSERT_EQ(bench.exitCode, 0) << bench.err;
+  EXPECT_NE(bench.out.find("2 rank(s) on this machine, each about 201.3 MB for a 67.1 MB buffer"), std::string::npos) << bench.out;
+  EXPECT_EQ(bench.out.find("#"), std::string::npos) << "no table: " << bench.out;
+
+  const Result refused = ddlrunAlone("train " + scenario + " --transport threads --ranks 4 --dry-run --piece-bytes 0");
+  EXPECT_EQ(refused.exitCode, 2);
+  EXPECT_NE(refused.err.find("--piece-bytes"), std::string::npos) << refused.err;
+}
+
 TEST_F(Ddlrun, TrainRunsOnTheThreadsTransportToo) {
   nlohmann::json scenario = nlohmann::json::parse(slurp(std::string(DDLSCALE_SOURCE_DIR) + "/scenarios/powerai-ddl-resnet50.json"));
   scenario["algorithms"] = {{{"name", "halving-doubling"}}};
