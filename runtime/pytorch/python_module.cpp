@@ -5,10 +5,14 @@
 #include <torch/csrc/utils/pybind.h>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/build_info.hpp"
+#include "common/human_units.hpp"
+#include "common/invalid_argument.hpp"
+#include "common/machine_memory.hpp"
 #include "runtime/pytorch/mpi_bootstrap.hpp"
 #include "runtime/pytorch/process_group_ddlscale.hpp"
 
@@ -63,6 +67,19 @@ PYBIND11_MODULE(_C, module) {
   module.def("build_info", [] {
     return py::make_tuple(std::string(ddl::ddlscaleVersion()), std::string(ddl::ddlscaleCommit()));
   }, "(version, commit) of the ddlscale this was built from, as every results file records them.");
+  // ddlscale_torch.memory's estimates are judged by the rule and in the words ddlrun's are: this machine's
+  // available memory (its cgroup's, DDLSCALE_MEMORY_BYTES's) and this process's address space (ulimit -v).
+  module.def("memory_refusal", [](double bytes, const std::string& what, double addressSpaceBytes) -> std::optional<std::string> {
+    try {
+      ddl::requireMemory(bytes, "", what, addressSpaceBytes);
+    } catch (const ddl::InvalidArgument& refusal) {
+      return refusal.message();
+    }
+    return std::nullopt;
+  }, py::arg("bytes"), py::arg("what"), py::arg("address_space_bytes"),
+     "None if this machine can hold `bytes` (this process mapping `address_space_bytes` of it), else why not, with the numbers.");
+  module.def("available_memory_bytes", &ddl::availableMemoryBytes, "What this machine can give a job now, as ddlrun reckons it.");
+  module.def("format_bytes", [](double bytes) { return ddl::formatBytes(bytes); }, "Bytes as ddlrun writes them: 1.2 GB.");
   module.def("interface_addresses", &ddl::torch_backend::interfaceAddresses);
   module.def("address_to_reach", &ddl::torch_backend::addressToReach, py::arg("root_addresses"), py::arg("own_addresses"));
   module.def("finalise", [] {

@@ -38,6 +38,7 @@ def tools(directory):
     return {"dir": directory, "out": os.path.join(directory, "out.json"), "source": SOURCE,
             "ddlsim": os.path.join(BUILD, "sim", "ddlsim"), "ddlrun": os.path.join(BUILD, "runtime", "ddlrun"),
             "ddlcompare": os.path.join(SOURCE, "analysis", "ddlcompare"), "python": sys.executable,
+            "pytorch": os.path.join(BUILD, "runtime", "pytorch"),
             "mpirun": shutil.which("mpirun") or "mpirun"}
 
 

@@ -102,6 +102,8 @@ SWEEP_OF_8 = dict(SWEEP, ranks=8, rows=[{"bytes": 1024 * 4 ** i, "count": 256 * 
 # This machine as DDLSCALE_MEMORY_BYTES says it is: 200 MB available, whatever it has. Every estimate compares
 # against availableMemoryBytes(), so a case holds an estimate without allocating what it refuses.
 SMALL_MACHINE = {"DDLSCALE_MEMORY_BYTES": "200000000"}
+# python3 -m ddlscale_torch.MODULE as its users run it, from the build's package.
+TORCH = ["env", "PYTHONPATH={pytorch}", "{python}", "-m"]
 RESULTS_OF_RESNET18 = "analysis/results/2026-12-03-pytorch-resnet18-tcp/predicted.json"  # ddlsim SCENARIO --json
 TUNING_TABLE_PLOTTED = "scenarios/tuning/minsky-p100-ib-edr-allreduce-4.json"
 VALIDATION = "analysis/results/2026-12-05-validation/validation.json"  # analysis/validate --json
@@ -1037,6 +1039,30 @@ CASES = [
     Case("tune_on_emulated_cluster: a buffer larger than this machine",
          ["{source}/analysis/tune_on_emulated_cluster", "-e", "256M", "--out", "{dir}/results"],
          ["--max-bytes", "needs about", "ranks this machine would hold"], None, SMALL_MACHINE),
+    # The PyTorch programs estimate a floor before they make a batch (ddlscale_torch.memory): what backward
+    # keeps of a real batch, worked out on torch's meta device, and the parameters' copies. A refusal is certain.
+    Case("ddlscale_torch.profile: a batch larger than this machine",
+         [*TORCH, "ddlscale_torch.profile", "--batch", "100000", "-n", "1", "-w", "0", "--out", "{out}"],
+         ["--batch 100000", "profiling resnet18 on 1 process(es) here", "needs about", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("ddlscale_torch.profile: --corun copies larger than this machine",
+         [*TORCH, "ddlscale_torch.profile", "--corun", "64", "--out", "{out}"], ["64 process(es) here", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("ddlscale_torch.profile: a batch larger than ulimit -v lets it map",
+         under_memory_limit(4000000, *TORCH, "ddlscale_torch.profile", "--batch", "3000", "--image-size", "64", "--out", "{out}"),
+         ["--batch 3000", "of address space", "(ulimit -v)"]),
+    Case("ddlscale_torch.train: a batch larger than this machine", [*TORCH, "ddlscale_torch.train", "--batch", "100000"],
+         ["--batch 100000", "training resnet18 on 1 process(es) here", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("ddlscale_torch.train: torchrun's ranks here larger than this machine", [*TORCH, "ddlscale_torch.train", "--model", "resnet50"],
+         ["training resnet50 on 16 process(es) here", "needs about"], None, {"LOCAL_WORLD_SIZE": "16", **SMALL_MACHINE}),
+    # A script that puts ranks on this machine asks each program's estimate first, for that many ranks.
+    Case("train_on_emulated_cluster: --corun copies larger than this machine",
+         ["{source}/analysis/train_on_emulated_cluster", "--nodes", "1 2 4 8", "--out", "{dir}/results"],
+         ["--batch 16", "profiling resnet18 on 8 process(es) here", "200.0 MB available"], None, SMALL_MACHINE),
+    Case("train_on_emulated_cluster: more ranks than this machine holds models for",
+         ["{source}/analysis/train_on_emulated_cluster", "--nodes", "1 2", "--out", "{dir}/results"],
+         ["training resnet18 on 1 process(es) here", "each of the 2 ranks"], None, {"DDLSCALE_MEMORY_BYTES": "700000000"}),
+    Case("validate_calibration: eight ranks' models larger than this machine",
+         ["{source}/analysis/validate_calibration", "--out", "{dir}/results"],
+         ["scenario-resnet50.json", "training resnet50 on 1 rank(s)", "each of the 8 ranks"], None, SMALL_MACHINE),
     Case("validate: --samples beyond ddlsim's", ["{python}", "{source}/analysis/validate", "--samples", "1000000"], ["--samples", "100000"]),
 
     # No two outputs of one command are one file.

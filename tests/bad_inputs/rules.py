@@ -154,10 +154,9 @@ RULES = {
         # nodes, since one that failed to refuse would build that many network namespaces.
         ("analysis/compare_on_emulated_cluster", "compare_on_emulated_cluster: a buffer larger than this machine"),
         ("analysis/tune_on_emulated_cluster", "tune_on_emulated_cluster: a buffer larger than this machine"),
-        ("analysis/train_on_emulated_cluster", "gap: DDLSCALE_MEMORY_BYTES=1000000 train_on_emulated_cluster --nodes 64 "
-                                               "profiles ResNet-18 and imports it (still running at 120 s): no estimate first"),
-        ("analysis/validate_calibration", "gap: DDLSCALE_MEMORY_BYTES=1000000 validate_calibration starts training under "
-                                          "mpirun and exits 1 when ddlrun refuses there: no estimate first"),
+        ("analysis/train_on_emulated_cluster", "train_on_emulated_cluster: --corun copies larger than this machine"),
+        ("analysis/train_on_emulated_cluster", "train_on_emulated_cluster: more ranks than this machine holds models for"),
+        ("analysis/validate_calibration", "validate_calibration: eight ranks' models larger than this machine"),
         ("analysis/tune_this_machine", "tune_this_machine: a buffer larger than this machine"),
         ("analysis/tune_this_machine", "tune_this_machine: more ranks than this machine holds buffers for"),
         ("runtime/emulated_cluster/cluster", "not applicable: namespaces and one bridge process; what runs in them is ddlrun's"),
@@ -169,11 +168,12 @@ RULES = {
                                               "entries hold it"),
         ("scripts/slurm/ddlrun-bench.sbatch", "not applicable: hands its arguments to ddlrun bench, whose entries hold them"),
         ("scripts/slurm/ddlrun-train.sbatch", "not applicable: hands its arguments to ddlrun train, whose entries hold them"),
-        ("python3 -m ddlscale_torch.profile", "gap: cd build/release/runtime/pytorch && (ulimit -v 8000000; python3 -m "
-                                              "ddlscale_torch.profile --batch 100000 -n 1 -w 0 --out p.json) runs 30 s, then "
-                                              "exits 1 with torch's 'can't allocate memory: ... 6553600000 bytes' and a traceback"),
-        ("python3 -m ddlscale_torch.train", "gap: not run here; its options are checked by the same workload.check_arguments "
-                                            "as profile's, with no bound on --batch and no estimate"),
+        ("python3 -m ddlscale_torch.profile", "ddlscale_torch.profile: a batch larger than this machine"),
+        ("python3 -m ddlscale_torch.profile", "ddlscale_torch.profile: --corun copies larger than this machine"),
+        ("python3 -m ddlscale_torch.profile", "ddlscale_torch.profile: a batch larger than ulimit -v lets it map"),
+        ("python3 -m ddlscale_torch.profile", "unittest: tests/pytorch/memory_estimate_test.py: Floor.test_the_floor_lies_under_what_a_profile_step_takes"),
+        ("python3 -m ddlscale_torch.train", "ddlscale_torch.train: a batch larger than this machine"),
+        ("python3 -m ddlscale_torch.train", "ddlscale_torch.train: torchrun's ranks here larger than this machine"),
     ],
     EXPORTER: [
         ("ddlsim SCENARIO", "ddlsim: --plot to a .gif"),

@@ -31,7 +31,7 @@ import time
 
 import torch
 
-from . import workload
+from . import memory, workload
 
 
 def parse_arguments(argv):
@@ -41,12 +41,18 @@ def parse_arguments(argv):
     parser.add_argument("-w", "--warmup", type=int, default=2, help="untimed steps first (default 2)")
     parser.add_argument("--corun", type=int, default=0, help="then K copies at once: the machine's throughput (default: no)")
     parser.add_argument("--out", required=True, help="the profile to write")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="check the options and the memory estimate (memory.py), print it, and run nothing")
     arguments = parser.parse_args(argv)
     workload.check_arguments(parser, arguments, positive=("steps",))
     if arguments.warmup < 0 or arguments.corun < 0:
         parser.error("--warmup and --corun must be at least 0")
     if not os.path.isdir(os.path.dirname(os.path.abspath(arguments.out))):
         parser.error(f"--out: no folder {os.path.dirname(os.path.abspath(arguments.out))}")
+    # The profile, then --corun's copies at once, each keeping the model and its momentum when backward begins.
+    arguments.processes = max(1, arguments.corun)
+    arguments.estimate = memory.check(parser, arguments, parameter_copies=2, processes=arguments.processes,
+                                      what=f"profiling {arguments.model}")
     return arguments
 
 
@@ -136,6 +142,9 @@ def profile(arguments):
 
 def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if arguments.dry_run:
+        print(memory.report("ddlscale_torch.profile", arguments.estimate, arguments.processes), flush=True)
+        return
     result = profile(arguments)
     if arguments.corun:
         together = corun(arguments)

@@ -39,7 +39,7 @@ import torch
 import torch.distributed as dist
 import torch.nn as nn
 
-from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, launched_by_mpi, workload, zero
+from . import ALGORITHM_VARIABLE, TUNING_VARIABLE, _C, launched_by_mpi, memory, workload, zero
 
 
 def parse_arguments(argv):
@@ -54,6 +54,9 @@ def parse_arguments(argv):
     parser.add_argument("--scenario", default=None, help="the results' scenario name (default: pytorch-MODEL)")
     parser.add_argument("--timeout-s", type=float, default=300, help="the process group's timeout (default 300)")
     parser.add_argument("--json", dest="json_path", default=None, help="write the results schema here (rank 0)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="check the options and the memory estimate of this machine's ranks (memory.py), print "
+                             "it, and run nothing: no process group")
     arguments = parser.parse_args(argv)
     workload.check_arguments(parser, arguments, positive=("iterations",))
     if arguments.warmup < 0 or not arguments.bucket_cap_mb > 0 or not arguments.timeout_s >= 1:
@@ -68,6 +71,11 @@ def parse_arguments(argv):
     if arguments.parallelism == "zero1" and (chosen not in ("", "ring") or os.environ.get(TUNING_VARIABLE, "").strip()):
         parser.error(f"--parallelism zero1 reduce-scatters and all-gathers by ring; {ALGORITHM_VARIABLE} and {TUNING_VARIABLE} "
                      "choose the allreduce, which it does not run: leave them unset (or ring)")
+    # When backward begins: the template, the trained copy and its momentum, and the gradients' buckets (DDP's
+    # own; ZeRO-1's, which the reduce-scatters read, its momentum a shard of it, not counted).
+    arguments.processes = memory.processes_here()
+    arguments.estimate = memory.check(parser, arguments, parameter_copies=4 if arguments.parallelism == "ddp" else 3,
+                                      processes=arguments.processes, what=f"training {arguments.model}")
     return arguments
 
 
@@ -179,6 +187,9 @@ def effects_estimates(alone, alone_sd, overlapped, overlap, overhead, iterations
 
 def main(argv=None):
     arguments = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if arguments.dry_run:
+        print(memory.report("ddlscale_torch.train", arguments.estimate, arguments.processes), flush=True)
+        return
     template = workload.model(arguments)
     dist.init_process_group(arguments.backend, init_method="ddlscale://",
                             timeout=datetime.timedelta(seconds=arguments.timeout_s))
