@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
+#include <stdexcept>
 
 #include "algorithms/schedule/collective.hpp"
 #include "common/cli_checks.hpp"
@@ -9,8 +11,10 @@
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/output_file.hpp"
+#include "common/scratch_file.hpp"
 #include "sim/cli/topology_flags.hpp"
 #include "sim/simgrid/platform_xml.hpp"
+#include "sim/simgrid/platform_xml_check.hpp"
 #include "sim/simgrid/simulated_platform.hpp"
 
 namespace ddl {
@@ -44,6 +48,26 @@ void describeRoute(std::ostream& out, const Cluster& cluster, Rank to) {
 constexpr double kXmlBytesPerRoute = 300;
 constexpr double kMaxXmlBytes = 1e9;
 
+// SimGrid 3.32 looks each link of a route up from the root zone, through every zone before it: loading the
+// file takes time that grows as the square of its GPUs (measured here: 0.7 s at 2048 Minsky GPUs, 17.8 s at
+// 8192, 107 s at 16384). Said before the wait where it is long.
+constexpr double kLoadSecondsPerSquaredGpu = 107.0 / (16384.0 * 16384.0);
+
+// The file is written to a scratch file first and loaded back into SimGrid (platform_xml_check): only a file
+// SimGrid routes as the cluster does is put out.
+void writeVerifiedXml(const std::string& out, const Cluster& cluster) {
+  std::ostringstream text;
+  writeSimGridXml(text, cluster, SimulatedPlatform::kHostSpeed, 1024);
+  const double hosts = cluster.hosts();
+  if (const double seconds = kLoadSecondsPerSquaredGpu * hosts * hosts; seconds > 10)
+    std::fprintf(stderr, "ddlsim platform: reading the file back into SimGrid to verify it, about %.0f s at %d GPUs\n", seconds,
+                 cluster.hosts());
+  const ScratchFile scratch("platform.xml", text.str());
+  if (const auto mismatch = simGridXmlMismatch(scratch.path(), cluster))
+    throw std::logic_error("the exported platform failed its read-back into SimGrid, so it is not written: " + *mismatch);
+  writeOutput(out, [&](std::ostream& file) { file << text.str(); });
+}
+
 int runPlatform(const PlatformArguments& args) {
   const Topology topology = args.topology.load("topology");
   const long long hosts = static_cast<long long>(args.nodes) * topology.node.gpus;
@@ -57,11 +81,11 @@ int runPlatform(const PlatformArguments& args) {
                                          std::to_string(static_cast<long long>(routes)) + " routes (a route per pair of GPUs in a node, of nodes in a leaf, and of leaves): about " +
                                          formatBytes(kXmlBytesPerRoute * routes) + ", more than the " +
                                          formatBytes(kMaxXmlBytes) + " this export writes");
+  if (args.xml) {
+    writeVerifiedXml(args.out, cluster);
+    return 0;
+  }
   writeOutput(args.out, [&](std::ostream& out) {
-    if (args.xml) {
-      writeSimGridXml(out, cluster, SimulatedPlatform::kHostSpeed, 1024);
-      return;
-    }
     out << topology.name << ": " << cluster.nodes() << " nodes of " << topology.node.gpus << " " << topology.node.gpuModel
         << ", " << topology.nicsUsed << " NIC(s) of " << formatRate(topology.network.nicBandwidthBps) << " per node, "
         << topology.network.nodesPerLeaf << " nodes per leaf, oversubscription " << topology.network.oversubscription

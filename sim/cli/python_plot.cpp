@@ -17,6 +17,7 @@
 
 #include "common/data_files.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/scratch_file.hpp"
 
 
 extern char** environ;
@@ -65,19 +66,11 @@ PythonPlotter findPlotter(const std::string& out, const std::string& name) {
 
 void plotWithPython(const PythonPlotter& plotter, const nlohmann::json& results, const std::vector<std::string>& arguments,
                     const std::string& out) {
-  char name[] = "/tmp/ddlsim-plot-XXXXXX.json";
-  const int handle = mkstemps(name, 5);
-  if (handle < 0) throw std::runtime_error("--plot: cannot make a temporary file for the results");
-  close(handle);
-  {
-    std::ofstream file(name);
-    file << results.dump() << "\n";
-  }
-  std::vector<std::string> command{plotter.python, plotter.script, name};
+  const ScratchFile data("plot.json", results.dump() + "\n");
+  std::vector<std::string> command{plotter.python, plotter.script, data.path()};
   command.insert(command.end(), arguments.begin(), arguments.end());
   command.insert(command.end(), {"--out", out});
   const int status = runProgram(command, false);
-  std::remove(name);
   if (status != 0) throw std::runtime_error("--plot: " + plotter.script + " exited with status " + std::to_string(status));
 }
 

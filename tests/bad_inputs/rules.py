@@ -188,6 +188,7 @@ RULES = {
         ("ddlsim platform", "ddlsim platform: an XML file of one leaf of 16000 nodes"),
         ("ddlsim platform", "gtest: PlatformXml.LinkNamesThatXmlMustEscapeAreWrittenSoThatSimGridReadsThemBack"),
         ("ddlsim platform", "gtest: PlatformXml.LoadsIntoSimGridWithTheSameRoutes"),
+        ("ddlsim platform", "gtest: PlatformXml.TheReadBackNamesALinkSimGridWouldTimeOtherwise"),
         ("ddlsim platform", "ddlsim platform: an XML file of a link named with a control character"),
         # Not a gap: --msccl-xml of more than 256 steps a threadblock (a ring of 256 ranks has 510). The MSCCL XML format holds
         # any number of steps; the limit is one MSCCL runtime's (it varies by version), so ddlsim writes the file and warns,

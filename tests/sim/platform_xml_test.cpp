@@ -15,6 +15,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/simgrid/platform_xml.hpp"
+#include "sim/simgrid/platform_xml_check.hpp"
 #include "sim/simgrid/simulated_platform.hpp"
 #include "topologies/cluster.hpp"
 
@@ -44,8 +45,8 @@ double routeSeconds(const Cluster& cluster, Rank from, Rank to, double bytes) {
 
 // SimGrid's route between every ordered pair of hosts of `platform`, from plain_simgrid_routes run as its own
 // process (SimGrid takes a file's <config> only in a process that has loaded no platform yet): "FROM TO" ->
-// the links crossed, a split-duplex one as "NAME UP" or "NAME DOWN", without the leaf crossbars (no latency,
-// no limit: the exported file's stand-in for a switch).
+// the links crossed, a split-duplex one as NAME_UP or NAME_DOWN, without the leaf crossbars (no latency, no
+// limit: the exported file's stand-in for a switch).
 std::map<std::string, std::vector<std::string>> plainSimGridRoutes(const std::string& platform) {
   std::map<std::string, std::vector<std::string>> routes;
   FILE* pipe = popen((std::string(PLAIN_SIMGRID_ROUTES) + " " + platform + " 2>/dev/null").c_str(), "r");
@@ -61,22 +62,10 @@ std::map<std::string, std::vector<std::string>> plainSimGridRoutes(const std::st
     words >> from >> to;
     std::vector<std::string>& links = routes[from + " " + to];
     while (words >> link) {
-      if (link.find("-crossbar") != std::string::npos) continue;
-      for (const std::string direction : {"_UP", "_DOWN"})
-        if (link.ends_with(direction)) link = link.substr(0, link.size() - direction.size()) + " " + direction.substr(1);
-      links.push_back(link);
+      if (link.find("-crossbar") == std::string::npos) links.push_back(link);
     }
   }
   return routes;
-}
-
-std::vector<std::string> linkNames(const Cluster& cluster, const std::vector<RouteHop>& route) {
-  std::vector<std::string> names;
-  for (const RouteHop& hop : route) {
-    const PlatformLink link = cluster.link(hop.link);
-    names.push_back(link.sharing == LinkSharing::PerDirection ? link.name + (hop.up ? " UP" : " DOWN") : link.name);
-  }
-  return names;
 }
 
 // Exports `cluster` and compares plain SimGrid's route of every ordered pair of GPUs (and of every GPU to its
@@ -96,11 +85,11 @@ void expectEveryRouteAsTheClusterHasIt(const Cluster& cluster, const std::string
   for (Rank from = 0; from < cluster.hosts(); ++from) {
     for (Rank to = 0; to < cluster.hosts(); ++to) {
       if (from == to) continue;
-      ASSERT_EQ(simgrid(cluster.hostName(from), cluster.hostName(to)), linkNames(cluster, cluster.route(from, to)))
+      ASSERT_EQ(simgrid(cluster.hostName(from), cluster.hostName(to)), simGridLinkNames(cluster, cluster.route(from, to)))
           << name << ": " << cluster.hostName(from) << " -> " << cluster.hostName(to);
     }
     if (const auto traffic = cluster.reductionTraffic(from)) {
-      ASSERT_EQ(simgrid(cluster.hostName(from), traffic->sinkHost), linkNames(cluster, traffic->route)) << name;
+      ASSERT_EQ(simgrid(cluster.hostName(from), traffic->sinkHost), simGridLinkNames(cluster, traffic->route)) << name;
     }
   }
 }
@@ -164,6 +153,36 @@ TEST(PlatformXml, LoadsIntoSimGridWithTheSameRoutes) {
   });
   engine->run();
   EXPECT_NEAR(arrived - start, routeSeconds(cluster, 1, 6, bytes), 1e-12);
+}
+
+TEST(PlatformXml, TheReadBackAcceptsTheExportAsWritten) {
+  // What `ddlsim platform --xml` runs on every export before it puts the file out.
+  const std::string path = testing::TempDir() + "/minsky-read-back.xml";
+  const Cluster cluster = exportTwoMinskyNodes(path);
+  // In a process of its own, as the command runs it: SimGrid takes a file's <config> only before any platform.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(simGridXmlMismatch(path, cluster) ? 1 : 0), testing::ExitedWithCode(0), "");
+}
+
+TEST(PlatformXml, TheReadBackNamesALinkSimGridWouldTimeOtherwise) {
+  // The file says 1 GB/s where the cluster's NVLink carries 40: SimGrid would route the same links, slower.
+  const std::string path = testing::TempDir() + "/minsky-doctored.xml";
+  const Cluster cluster = exportTwoMinskyNodes(path);
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string link = "<link id=\"n1-nvlink-gpu0-gpu1\" bandwidth=\"";
+  const std::size_t at = text.find(link);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + link.size(), text.find('"', at + link.size()) - at - link.size(), "1e9Bps");
+  std::ofstream(path) << text;
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        const auto mismatch = simGridXmlMismatch(path, cluster);
+        std::fprintf(stderr, "%s\n", mismatch.value_or("(no mismatch)").c_str());
+        std::exit(mismatch ? 0 : 1);
+      },
+      testing::ExitedWithCode(0), "n1-nvlink-gpu0-gpu1_UP carries 1000000000");
 }
 
 // Simulated seconds of a `bytes` transfer from `from` to `to` in plain SimGrid, run as its own process.
