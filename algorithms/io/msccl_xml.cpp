@@ -47,6 +47,13 @@ Chunking chunkingOf(const Schedule& schedule) {
   for (Rank r = 0; r < schedule.ranks(); ++r) {
     const Program program = schedule.program(r);
     for (const Step& step : program.steps()) {
+      // A step of no elements (a channel's share of a buffer smaller than the channels' blocks) is a cnt="0"
+      // that MSCCL's parser cannot take (it indexes by cnt - 1): refused rather than written.
+      if (step.range.count == 0)
+        throw InvalidArgument("--bytes", std::to_string(static_cast<long long>(schedule.spec().bytes())) + " bytes leave rank " + std::to_string(r) +
+                                             " a step of no elements on channel " + std::to_string(step.channel) +
+                                             ", which MSCCL's XML cannot hold (a transfer of cnt=\"0\"): give a larger buffer "
+                                             "or fewer channels");
       result.chunk = std::gcd(result.chunk, std::gcd(step.range.offset, step.range.count));
       result.channels = std::max(result.channels, step.channel + 1);
     }

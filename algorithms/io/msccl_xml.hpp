@@ -17,6 +17,9 @@
 //
 // A receive-reduce's transfer may start before its dependencies complete (see step.hpp); MSCCL's rrc waits
 // for them before it receives, which orders more and changes no result.
+//
+// `ddlsim schedule --msccl-xml` reads back what this writes, as it writes it, and runs it under MSCCL's rules
+// (msccl_xml_check.hpp): a file that does not compute the allreduce is never put out.
 
 #include <iosfwd>
 #include <string>

@@ -9,6 +9,7 @@
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
 #include "algorithms/io/msccl_xml.hpp"
+#include "algorithms/io/msccl_xml_read_back.hpp"
 #include "algorithms/io/schedule_json.hpp"
 #include "algorithms/schedule/traffic.hpp"
 #include "algorithms/verify/verifier.hpp"
@@ -173,9 +174,24 @@ void writeJson(const Loaded& loaded, const ScheduleArguments& args) {
   writeOutput(args.out, [&](std::ostream& out) { writeScheduleJson(out, loaded.schedule, only); });
 }
 
+// Every exporter verifies what it exports: the XML is read back as it is written (MscclXmlReadBack) and
+// run under MSCCL's rules. A file is renamed into place only after that passes (writeOutput removes it
+// when this throws); standard output, which cannot be taken back, gets the text only then.
 void writeMsccl(const Loaded& loaded, const ScheduleArguments& args) {
   MscclExport exported;
-  writeOutput(args.out, [&](std::ostream& out) { exported = writeMscclXml(out, loaded.schedule); });
+  auto writeChecked = [&](std::ostream& out) {
+    MscclXmlReadBack readBack(out);
+    exported = writeMscclXml(readBack, loaded.schedule);
+    if (const std::optional<std::string> fault = readBack.fault())
+      throw std::logic_error("the MSCCL XML export failed its read-back: " + *fault);
+  };
+  if (args.out.empty()) {
+    std::ostringstream text;
+    writeChecked(text);
+    writeOutput("", [&](std::ostream& out) { out << text.view(); });
+  } else {
+    writeOutput(args.out, writeChecked);
+  }
   for (const std::string& line : exported.runtimeLimitsExceeded) std::fprintf(stderr, "warning: %s\n", line.c_str());
 }
 

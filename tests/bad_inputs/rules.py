@@ -195,6 +195,8 @@ RULES = {
         # naming the threadblocks over it. (No "not applicable" entry: the rule reaches ddlsim schedule, held below.)
         ("ddlsim schedule", "ddlsim schedule: --msccl-xml of a reduce-scatter"),
         ("ddlsim schedule", "ddlsim schedule: --msccl-xml of an empty buffer"),
+        ("ddlsim schedule", "ddlsim schedule: --msccl-xml of a buffer too small for its channels"),
+        ("ddlsim schedule", "gtest: MscclXmlReadBack.ARefusedExportLeavesNoFileBehind"),
         ("ddlsim schedule", "unittest: tests/sim/msccl_xml_test.py: ExportedAllreducesRunCorrectly.test_ring"),
         *each(LISTINGS, "not applicable: prints its own table or JSON of fixed names"),
         *each(["ddlsim calibrate network", "ddlsim calibrate effects", "ddlsim model import"],
