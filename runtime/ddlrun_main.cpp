@@ -38,6 +38,13 @@ int rankFromLauncher() {
   return 0;
 }
 
+// The job's size as mpirun or srun told it, before MPI_Init: 1 where no launcher started this process.
+int sizeFromLauncher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
+    if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);
+  return 1;
+}
+
 // Whether this process prints what is wrong with its command line, found before MPI starts. Every rank
 // finds the same where all were given one line, so rank 0 alone speaks. A job of several app contexts
 // (mpirun's "-np 1 ddlrun ... : -np 1 ddlrun ...") may give each its own line, and a context whose line is
@@ -84,6 +91,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
     command = bench.chosen() ? static_cast<ddl::DdlrunCommand*>(&bench) : &train;
     command->check();
+    if (command->dryRun()) {  // the job's checks too, at the size the launcher gives; every rank finds the same
+      command->checkForJob(sizeFromLauncher());
+      if (launchRank == 0) std::cout << command->dryRunReport() << std::endl;
+      return 0;
+    }
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return launchRank == 0 ? app.exit(error) : 0;  // --help, --version
     if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << " (see ddlrun --help)\n";
@@ -91,10 +103,6 @@ int main(int argc, char** argv) {
   } catch (const ddl::InvalidArgument& error) {
     if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << '\n';
     return 2;
-  }
-  if (command->dryRun()) {  // every launched rank checked the same; one says so
-    if (launchRank == 0) std::cout << command->dryRunReport() << std::endl;
-    return 0;
   }
 
   const std::vector<std::string> arguments(argv + 1, argv + argc);  // before MPI_Init, which may take some

@@ -31,8 +31,8 @@ void RunFlags::addTo(CLI::App* command) {
       ->check(finiteIn(1, 86400))
       ->capture_default_str();
   command->add_flag("--dry-run", dryRun_,
-                    "Check the options and the input, estimate the memory the ranks on this machine would hold (mpirun's "
-                    "local ranks, or --ranks), print it, and run nothing: no MPI, no buffers");
+                    "Check the options and the input against the job mpirun or srun started (or --ranks), estimate the "
+                    "memory the ranks on this machine would hold, print it, and run nothing: no MPI, no buffers");
 }
 
 const TransportEntry& RunFlags::transport() const { return findTransport(transport_); }

@@ -185,6 +185,11 @@ TEST_F(Ddlrun, DryRunChecksAndEstimatesTheRanksOfThisMachineAndRunsNothing) {
   const Result refused = ddlrunAlone("train " + scenario + " --transport threads --ranks 4 --dry-run --piece-bytes 0");
   EXPECT_EQ(refused.exitCode, 2);
   EXPECT_NE(refused.err.find("--piece-bytes"), std::string::npos) << refused.err;
+  // What needs the job's size is checked at the size mpirun gives: ddl's dims must multiply to it.
+  const Result misfit = ddlrun(3, "bench --algorithm ddl --dims 2x2 -e 1M --dry-run");
+  EXPECT_EQ(misfit.exitCode, 2);
+  EXPECT_NE(misfit.err.find("--dims"), std::string::npos) << misfit.err;
+  EXPECT_TRUE(misfit.out.empty()) << misfit.out;
 }
 
 TEST_F(Ddlrun, TrainRunsOnTheThreadsTransportToo) {
