@@ -3,7 +3,7 @@
 
 #include <filesystem>
 #include <functional>
-#include <regex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -86,13 +86,20 @@ struct Ring {
     std::istringstream text(exportOf(allreduce("ring", 4, 4)));
     for (std::string line; std::getline(text, line);) lines.push_back(line);
   }
+  // The value of `name`="..." in `line` (the name with what comes before it: "<gpu id"), if it is there.
+  // (Not std::regex: GCC 12 warns of its own std::function inside it under -O1 and the sanitizers.)
+  static std::optional<std::string> attribute(const std::string& line, const std::string& name) {
+    const std::size_t at = line.find(name + "=\"");
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t start = at + name.size() + 2;
+    return line.substr(start, line.find('"', start) - start);
+  }
   // The line of step `step` of threadblock `tb` of GPU `gpu`, or of the threadblock itself.
   std::string& line(int gpu, int tb, int step = -1) {
     int atGpu = -1, atTb = -1;
     for (std::string& line : lines) {
-      std::smatch id;
-      if (std::regex_search(line, id, std::regex("<gpu id=\"(\\d+)\""))) atGpu = std::stoi(id[1]);
-      if (std::regex_search(line, id, std::regex("<tb id=\"(\\d+)\""))) atTb = std::stoi(id[1]);
+      if (const auto id = attribute(line, "<gpu id")) atGpu = std::stoi(*id);
+      if (const auto id = attribute(line, "<tb id")) atTb = std::stoi(*id);
       const std::string start = step < 0 ? "<tb " : "<step s=\"" + std::to_string(step) + "\"";
       if (atGpu == gpu && atTb == tb && line.find(start) != std::string::npos) return line;
     }
@@ -100,7 +107,9 @@ struct Ring {
   }
   void set(int gpu, int tb, int step, const std::string& attribute, const std::string& value) {
     std::string& at = line(gpu, tb, step);
-    at = std::regex_replace(at, std::regex(" " + attribute + "=\"[^\"]*\""), " " + attribute + "=\"" + value + "\"");
+    const std::string name = " " + attribute + "=\"";
+    const std::size_t start = at.find(name) + name.size();
+    at.replace(start, at.find('"', start) - start, value);
   }
   void erase(int gpu, int tb, int step) { lines.erase(std::find(lines.begin(), lines.end(), line(gpu, tb, step))); }
   std::string text() const {
