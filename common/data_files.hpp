@@ -1,5 +1,5 @@
 #pragma once
-// Where ddlscale finds its own files: the topologies, models, GPU time factors and tuning tables a name
+// Where ddlscale finds its own files: the topologies, models, GPU and job time factors and tuning tables a name
 // stands for, and the analysis scripts it runs. They live in one tree: $DDLSCALE_DATA_DIR if set (an
 // install, a test's copy), else the source tree the program was built from.
 

@@ -14,6 +14,7 @@
 #include "common/nearest_name.hpp"
 #include "common/number_text.hpp"
 #include "scenarios/nccl_job.hpp"
+#include "scenarios/scenario_effects.hpp"
 #include "topologies/topology_grid.hpp"
 
 
@@ -111,56 +112,6 @@ void readFusion(const JsonReader& root, const nlohmann::json& json, Scenario& sc
       break;
   }
   if (reader.has(fusion, "bucket_bytes")) chosen.bucketBytes = reader.integerAt(fusion, "bucket_bytes", 1, kMaxBucketBytes);
-}
-
-// An empirical distribution of GPU time factors: {"time_factors": [...], ...} (models/gpu-speed/*.json).
-std::vector<double> readTimeFactors(const std::string& path) {
-  const nlohmann::json json = readJsonFile(path);
-  const JsonReader root(path);
-  root.object(json);
-  root.allowOnly(json, {"name", "gpus", "time_factors"});
-  const JsonReader reader = root.at("time_factors");
-  const auto& list = reader.array(root.member(json, "time_factors"));
-  if (list.empty()) reader.fail("give at least one factor");
-  std::vector<double> factors;
-  for (std::size_t i = 0; i < list.size(); ++i) factors.push_back(reader.at(i).number(list[i], 0.01, 100));
-  if (root.has(json, "name")) root.stringAt(json, "name");
-  if (root.has(json, "gpus") && root.integerAt(json, "gpus", 1, 1LL << 30) != static_cast<std::int64_t>(factors.size()))
-    root.at("gpus").fail("the file has " + std::to_string(factors.size()) + " time factors");
-  return factors;
-}
-
-// $.effects: each effect of effectTable() a number or "sourced" (its table's central value, and its prior
-// for --samples), gpu_time_factors, seed and iterations.
-void readEffects(const JsonReader& root, const nlohmann::json& json, Scenario& scenario) {
-  if (!root.has(json, "effects")) return;
-  const JsonReader reader = root.at("effects");
-  const auto& effects = reader.object(json["effects"]);
-  std::vector<std::string_view> keys{"gpu_time_factors", "seed", "iterations"};
-  for (const EffectDeclaration& declaration : effectTable()) keys.push_back(declaration.key);
-  reader.allowOnly(effects, keys);
-  for (const EffectDeclaration& declaration : effectTable()) {
-    const std::string key(declaration.key);
-    if (!reader.has(effects, key)) continue;
-    const auto& value = effects[key];
-    if (value.is_string()) {
-      if (value != "sourced") reader.at(key).fail("expected a number, 0 to " + shortNumber(declaration.maximum) + ", or \"sourced\"");
-      scenario.effects.*declaration.field = declaration.central;
-      scenario.sourcedEffects.push_back(&declaration);
-    } else {
-      scenario.effects.*declaration.field = reader.at(key).number(value, 0, declaration.maximum);
-    }
-  }
-  if (reader.has(effects, "gpu_time_factors")) {
-    if (reader.has(effects, "gpu_speed_spread"))
-      reader.at("gpu_time_factors").fail("give either gpu_speed_spread or gpu_time_factors, not both");
-    const std::string field = scenario.path + ": $.effects.gpu_time_factors";
-    scenario.effects.gpuTimeFactorsFile = findDataFile(kGpuTimeFactorsFolder, reader.stringAt(effects, "gpu_time_factors"),
-                                                          scenario.path, field);
-    scenario.effects.gpuTimeFactors = readTimeFactors(scenario.effects.gpuTimeFactorsFile);
-  }
-  if (reader.has(effects, "seed")) scenario.effects.seed = static_cast<std::uint64_t>(reader.integerAt(effects, "seed", 0, 1LL << 53));
-  if (reader.has(effects, "iterations")) scenario.effects.iterations = static_cast<int>(reader.integerAt(effects, "iterations", 1, 1000));
 }
 
 ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& json) {
@@ -697,7 +648,7 @@ Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path) {
   readTopology(root, json, scenario);
   readModel(root, json, scenario);
   readFusion(root, json, scenario);
-  readEffects(root, json, scenario);
+  readScenarioEffects(root, json, scenario);
   if (root.has(json, "overlap_backward")) {
     const auto& overlap = json["overlap_backward"];
     if (!overlap.is_boolean()) root.at("overlap_backward").fail("expected true or false");

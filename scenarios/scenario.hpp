@@ -133,7 +133,4 @@ Scenario loadScenario(const std::string& path);
 // The same from a parsed document; `path` names it in errors and anchors relative topology and model paths.
 Scenario scenarioFromJson(const nlohmann::json& json, const std::string& path);
 
-// Where GPU time factor files (effects' gpu_time_factors) live, under the data folder.
-inline constexpr const char* kGpuTimeFactorsFolder = "models/gpu-speed";
-
 }  // namespace ddl

@@ -32,6 +32,7 @@ nlohmann::json runDescriptionToJson(const RunDescription& run) {
       }
     }
     if (!run.gpuTimeFactors.empty()) json["effects"]["gpu_time_factors"] = run.gpuTimeFactors;
+    if (!run.jobTimeFactors.empty()) json["effects"]["job_time_factors"] = run.jobTimeFactors;
   }
   return json;
 }
@@ -64,7 +65,7 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
   if (reader.has(json, "effects")) {
     const JsonReader at = reader.at("effects");
     const auto& effects = at.object(json["effects"]);
-    std::vector<std::string_view> keys{"seed", "gpu_time_factors"};
+    std::vector<std::string_view> keys{"seed", "gpu_time_factors", "job_time_factors"};
     for (const EffectDeclaration& declaration : effectTable()) keys.push_back(declaration.key);
     at.allowOnly(effects, keys);
     if (at.has(effects, "seed")) run.effects["seed"] = static_cast<double>(at.integerAt(effects, "seed", 0, 1LL << 53));
@@ -73,6 +74,7 @@ RunDescription runDescriptionFromJson(const JsonReader& reader, const nlohmann::
       if (at.has(effects, key)) run.effects[key] = at.numberAt(effects, key, 0, declaration.maximum);
     }
     if (at.has(effects, "gpu_time_factors")) run.gpuTimeFactors = at.stringAt(effects, "gpu_time_factors");
+    if (at.has(effects, "job_time_factors")) run.jobTimeFactors = at.stringAt(effects, "job_time_factors");
   }
   return run;
 }

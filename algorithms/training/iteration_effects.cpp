@@ -30,12 +30,18 @@ double standardNormal(std::uint64_t seed, std::uint64_t what, std::uint64_t a, s
   return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
 }
 
-enum Draw : std::uint64_t { ComputeJitter = 1, GpuSpeed = 2, PriorValue = 3, SampleSeed = 4 };
+enum Draw : std::uint64_t { ComputeJitter = 1, GpuSpeed = 2, PriorValue = 3, SampleSeed = 4, JobSpeed = 5 };
+
+// An entry of `factors` chosen by a uniform in (0, 1], each equally likely.
+double drawnFrom(const std::vector<double>& factors, double u) {
+  const auto index = std::min(factors.size() - 1, static_cast<std::size_t>((1 - u) * static_cast<double>(factors.size())));
+  return factors[index];
+}
 
 }  // namespace
 
 bool IterationEffects::any() const {
-  return drawsPerRank() || overlapSlowdown > 0 || allreduceOverheadSeconds > 0 || iterationOverheadSeconds > 0;
+  return drawsPerRank() || jobTimeFactor != 1 || overlapSlowdown > 0 || allreduceOverheadSeconds > 0 || iterationOverheadSeconds > 0;
 }
 
 int IterationEffects::iterationsFor(int gpus) const {
@@ -56,9 +62,7 @@ double IterationEffects::computeFactor(int gpus, int iteration, int rank) const 
 double IterationEffects::gpuTimeFactor(int gpus, int rank) const {
   if (gpus == 1) return 1;
   if (!gpuTimeFactors.empty()) {
-    const double u = uniform(seed, GpuSpeed, static_cast<std::uint64_t>(rank), 0, 0, 0);
-    const auto index = std::min(gpuTimeFactors.size() - 1, static_cast<std::size_t>((1 - u) * static_cast<double>(gpuTimeFactors.size())));
-    return gpuTimeFactors[index];
+    return drawnFrom(gpuTimeFactors, uniform(seed, GpuSpeed, static_cast<std::uint64_t>(rank), 0, 0, 0));
   }
   if (gpuSpeedSpread <= 0) return 1;
   return std::max(1 / kSlowestSpeedUp, 1 + gpuSpeedSpread * standardNormal(seed, GpuSpeed, static_cast<std::uint64_t>(rank), 0, 0));
@@ -118,13 +122,16 @@ double EffectDeclaration::priorQuantile(double u) const {
 }
 
 IterationEffects sampleEffects(const IterationEffects& central, std::span<const EffectDeclaration* const> drawn,
-                               std::uint64_t sample, bool drawSeed) {
+                               std::uint64_t sample, bool drawSeed, bool drawJob) {
   IterationEffects effects = central;
   const std::span<const EffectDeclaration> table = effectTable();
   for (const EffectDeclaration* declaration : drawn) {
     const auto which = static_cast<std::uint64_t>(declaration - table.data());
     effects.*declaration->field = declaration->priorQuantile(uniform(central.seed, PriorValue, sample, which, 0, 0));
   }
+  if (drawJob && !central.jobTimeFactors.empty())
+    effects.jobTimeFactor = drawnFrom(central.jobTimeFactors, uniform(central.seed, JobSpeed, sample, 0, 0, 0)) /
+                            drawnFrom(central.jobTimeFactors, uniform(central.seed, JobSpeed, sample, 1, 0, 0));
   if (drawSeed) effects.seed = mix(central.seed ^ mix(SampleSeed ^ mix(sample)));
   return effects;
 }

@@ -28,6 +28,14 @@ struct IterationEffects {
   // replacement; it replaces gpuSpeedSpread. gpuTimeFactorsFile names it in results.
   std::vector<double> gpuTimeFactors;
   std::string gpuTimeFactorsFile;
+  // An empirical distribution of one job's compute time over the median of many jobs on one machine
+  // (models/job-speed/): the samples draw jobTimeFactor from it. jobTimeFactorsFile names it in results.
+  std::vector<double> jobTimeFactors;
+  std::string jobTimeFactorsFile;
+  // Every rank's compute, and one GPU alone's, is multiplied by this: the job predicted runs at its own
+  // speed, not at the speed of the job its profile was measured in. 1 in the central run (the profile's
+  // job); in a sample, one job's factor over another's (sampleEffects).
+  double jobTimeFactor = 1;
   // While a GPU's collective runs (from its start on that GPU to its end, as an NCCL kernel holds its SMs
   // from launch to completion, waits included), the GPU's compute runs 1/(1+s) as fast.
   double overlapSlowdown = 0;
@@ -54,6 +62,8 @@ struct IterationEffects {
   // GPU `rank`'s static time factor at `gpus` GPUs; 1 without a spread, and 1 at one GPU: one GPU alone is
   // the baseline, a typical GPU (the factors are about the median).
   double gpuTimeFactor(int gpus, int rank) const;
+  // What rank `rank`'s compute is multiplied by before its jitter: its GPU's factor and the job's.
+  double rankTimeFactor(int gpus, int rank) const { return jobTimeFactor * gpuTimeFactor(gpus, rank); }
 };
 
 // What is believed of an effect's value before anything of the system predicted is measured: a distribution
@@ -98,10 +108,15 @@ std::span<const EffectDeclaration> effectTable();
 const EffectDeclaration* findEffectDeclaration(std::string_view key);
 
 // Sample `sample` (from 0) of a Monte Carlo over the priors: `central` with each effect of `drawn` drawn
-// from its prior and, with `drawSeed`, the seed of the per-rank draws (jitter, GPU factors) made anew, both
-// from `central`'s seed and `sample` alone, so that a sample is the same whichever point, process or order
-// draws it. An effect's draw does not depend on which others are drawn with it.
+// from its prior, with `drawSeed` the seed of the per-rank draws (jitter, GPU factors) made anew, and with
+// `drawJob` (where `central` has job time factors) the job's time factor drawn, all from `central`'s seed
+// and `sample` alone, so that a sample is the same whichever point, process or order draws it. An input's
+// draw does not depend on which others are drawn with it.
+//
+// The job's factor is one job's factor over another's, both drawn from the same empirical distribution:
+// the profile was measured in one job of the machine and the job predicted is another, so their ratio, not
+// one job's distance from the median, is what a prediction from the profile misses.
 IterationEffects sampleEffects(const IterationEffects& central, std::span<const EffectDeclaration* const> drawn,
-                               std::uint64_t sample, bool drawSeed = true);
+                               std::uint64_t sample, bool drawSeed = true, bool drawJob = true);
 
 }  // namespace ddl

@@ -37,9 +37,11 @@ struct RunDescription {
   std::optional<std::string> parallelism;       // scaling studies: "ddp", "zero1", "zero2", "zero3", "fsdp", "hybrid" (parallelism.hpp)
   std::optional<std::string> engine;            // ddlsim: the engine that simulated it ("message" or "step", sim/registered_engines.hpp)
   // ddlsim: the effects that were on (algorithms/training/iteration_effects.hpp), by their scenario keys,
-  // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from. Empty: none.
+  // and "seed"; gpu_time_factors, the file a GPU's factor was drawn from, and job_time_factors, the file
+  // the samples drew the job's factor from. Empty: none.
   std::map<std::string, double> effects;
   std::string gpuTimeFactors;
+  std::string jobTimeFactors;
 };
 
 // The RunDescription of this build of `tool`.

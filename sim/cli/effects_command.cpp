@@ -49,7 +49,9 @@ void printEffectsTable() {
               << "  confidence: " << effect.confidence << "\n"
               << "  prior: " << priorText(effect) << ": " << effect.priorReason << "\n";
   }
-  std::cout << "\nAlso: gpu_time_factors (a file of GPU time factors to draw from instead of gpu_speed_spread), seed, and\n"
+  std::cout << "\nAlso: gpu_time_factors (a file of GPU time factors to draw from instead of gpu_speed_spread),\n"
+               "job_time_factors (a file of one machine's jobs' time factors, models/job-speed/, from which each sample\n"
+               "of --samples draws how fast the job predicted runs against the job its profile was measured in), seed, and\n"
                "iterations (default: enough for about "
             << kDrawsPerPoint << " compute draws per point, 1 to " << kMaxIterations << ", where jitter is on; else 1).\n";
 }

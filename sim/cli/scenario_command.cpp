@@ -15,6 +15,7 @@
 #include "common/limits.hpp"
 #include "common/machine_memory.hpp"
 #include "common/output_file.hpp"
+#include "scenarios/scenario_effects.hpp"
 #include "sim/cli/progress_line.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/scenario_results_writer.hpp"
@@ -48,6 +49,7 @@ struct ScenarioArguments {
   int traceGpus = 0;
   std::string traceAlgorithm;
   double computeScale = 1;
+  std::string jobTimeFactors;  // replaces the scenario's $.effects.job_time_factors
   int samples = 0;
   bool sensitivity = false;
   bool range = false;  // the flag --samples replaced: refused, saying so
@@ -161,7 +163,14 @@ int runScenario(const ScenarioArguments& args) {
   if (args.json && args.csv) throw InvalidArgument("--csv", "choose one of --json and --csv");
   requireDistinctOutputs({{"--out", args.out}, {"--plot", args.plot}, {"--trace", args.trace}, {"--share-out", args.shareOut}});
   const Engine& engine = engineNamed(args.engine, "--engine");
-  const Scenario scenario = loadScenario(args.scenario);
+  if (!args.jobTimeFactors.empty() && args.samples == 0 && !args.sensitivity)
+    throw InvalidArgument("--job-time-factors", "only with --samples N or --sensitivity: the central run is the job the "
+                                                "profile was measured in, and only the samples draw another");
+  const Scenario scenario = [&args] {
+    Scenario loaded = loadScenario(args.scenario);
+    if (!args.jobTimeFactors.empty()) useJobTimeFactors(loaded, args.jobTimeFactors, "--job-time-factors");
+    return loaded;
+  }();
   if (args.range)
     throw InvalidArgument("--range", "replaced by --samples N: a Monte Carlo over the priors of the scenario's sourced "
                                      "effects, with the 5th to 95th percentile of each point (ddlsim --help)");
@@ -283,6 +292,10 @@ void addScenarioCommand(CLI::App& app, int& exitCode) {
                  "the 5th and 95th percentile of iteration time, images/s and efficiency (each sample's efficiency "
                  "against its baseline under the same draw); the same seed gives the same bytes")
       ->check(CLI::Range(1, kMostSamples));
+  app.add_option("--job-time-factors", args->jobTimeFactors,
+                 "With --samples or --sensitivity, draw how fast each sample's job runs against the job the model's "
+                 "profile was measured in from this machine's measured jobs: a name under models/job-speed/ "
+                 "(analysis/measure_job_speed) or a file; replaces the scenario's effects.job_time_factors");
   app.add_flag("--sensitivity", args->sensitivity,
                "Instead of the sweep, for one GPU count (--gpus, default the largest): vary each uncertain input alone "
                "over its prior (--samples per input, default 32), the others at their central values, and print each "

@@ -36,6 +36,8 @@ std::string effectsLine(const Scenario& scenario) {
   }
   if (!scenario.effects.gpuTimeFactorsFile.empty())
     line += (line.empty() ? "" : ", ") + std::string("GPU time factors from ") + scenario.effects.gpuTimeFactorsFile;
+  if (!scenario.effects.jobTimeFactorsFile.empty())
+    line += (line.empty() ? "" : ", ") + std::string("the samples' job time factors from ") + scenario.effects.jobTimeFactorsFile;
   if (line.empty()) return "none (the ideal iteration: compute and communication alone)";
   return line + "; seed " + std::to_string(scenario.effects.seed);
 }

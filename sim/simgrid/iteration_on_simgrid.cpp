@@ -71,13 +71,13 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Iteration
     const auto r = static_cast<std::size_t>(rank);
     sg4::Actor::create("compute" + std::to_string(rank), host, [&, rank, r] {
       outcomes.run(rank, [&] {
-        const double gpuFactor = effects.gpuTimeFactor(gpus, rank);
+        const double timeFactor = effects.rankTimeFactor(gpus, rank);
         for (int iteration = 0; iteration < iterations; ++iteration) {
           if (effects.iterationOverheadSeconds > 0) sg4::this_actor::sleep_for(effects.iterationOverheadSeconds);
           // Where forward starts: the plan's times, and Horovod's ticks, count from here.
           iterationStart[r] = SimulatedPlatform::now();
           phaseEnded[r]->release();
-          const double factor = gpuFactor * effects.computeFactor(gpus, iteration, rank);
+          const double factor = timeFactor * effects.computeFactor(gpus, iteration, rank);
           std::size_t collectivesEnded = 0;
           auto awaitCollectives = [&](std::size_t needed) {
             for (; collectivesEnded < needed; ++collectivesEnded) collectiveEnded[r]->acquire();

@@ -32,7 +32,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     record_.collectiveStart.assign(count_ * static_cast<std::size_t>(iterations_), std::numeric_limits<double>::infinity());
     record_.collectiveEnd.assign(count_ * static_cast<std::size_t>(iterations_), 0);
     for (Rank rank = 0; rank < gpus_; ++rank) {
-      ranks_[static_cast<std::size_t>(rank)].gpuFactor = effects.gpuTimeFactor(gpus_, rank);
+      ranks_[static_cast<std::size_t>(rank)].timeFactor = effects.rankTimeFactor(gpus_, rank);
       ranks_[static_cast<std::size_t>(rank)].phaseEndAt.assign(steps_.phases.size(), 0);
     }
   }
@@ -91,7 +91,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   // A rank's compute and communication, within its current iteration: both sides count what the other has
   // ended, as the SimGrid engine's semaphores do.
   struct RankState {
-    double gpuFactor = 1;
+    double timeFactor = 1;
     double factor = 1;
     double iterationStart = 0;
     std::vector<double> phaseEndAt;
@@ -129,7 +129,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   void beginForward(Rank rank) {
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
     state.iterationStart = simulation_.now();
-    state.factor = state.gpuFactor * effects_.computeFactor(gpus_, state.iteration, rank);
+    state.factor = state.timeFactor * effects_.computeFactor(gpus_, state.iteration, rank);
     state.phase = 0;
     state.phasesEnded = kIterationStart;
     state.collective = 0;

@@ -15,6 +15,7 @@
 #include "sim/engine/simulation_error.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/simulation_memory.hpp"
+#include "topologies/platform_at_job_speed.hpp"
 #include "topologies/platform_without_latency.hpp"
 
 namespace ddl {
@@ -31,8 +32,9 @@ namespace {
 // rather than held (a sample copies the GPU time factors a scenario may draw from).
 IterationEffects effectsSet(const Scenario& scenario, const SweepSettings& settings, std::size_t set) {
   if (set == 0) return scenario.effects;
-  if (settings.onlySeeds) return sampleEffects(scenario.effects, {}, set - 1, true);
-  if (settings.onlyEffect) return sampleEffects(scenario.effects, std::span(&settings.onlyEffect, 1), set - 1, false);
+  if (settings.onlySeeds) return sampleEffects(scenario.effects, {}, set - 1, true, false);
+  if (settings.onlyJob) return sampleEffects(scenario.effects, {}, set - 1, false, true);
+  if (settings.onlyEffect) return sampleEffects(scenario.effects, std::span(&settings.onlyEffect, 1), set - 1, false, false);
   return sampleEffects(scenario.effects, scenario.sourcedEffects, set - 1);
 }
 
@@ -41,13 +43,15 @@ std::string samplesDescription(const SweepSettings& settings) {
   if (settings.samples == 0) return "";
   return "; " + std::to_string(settings.samples) + " samples" +
          (settings.onlySeeds ? " of the seeds alone"
+          : settings.onlyJob  ? " of the job's time factor alone"
           : settings.onlyEffect ? " of " + std::string(settings.onlyEffect->key) + " alone"
                                 : "");
 }
 
-// Whether anything of the scenario differs from one sample to the next: a sourced effect, or a per-rank draw.
+// Whether anything of the scenario differs from one sample to the next: a sourced effect, a per-rank draw,
+// or the job's time factor.
 bool anythingUncertain(const Scenario& scenario) {
-  return !scenario.sourcedEffects.empty() || scenario.effects.drawsPerRank();
+  return !scenario.sourcedEffects.empty() || scenario.effects.drawsPerRank() || !scenario.effects.jobTimeFactors.empty();
 }
 
 // Where the scenario asks for `gpus` GPUs, for messages: $.gpus[i], or $.baseline_gpus for a baseline it
@@ -138,17 +142,18 @@ double sampleSeconds(const Point& point, const std::vector<std::vector<double>>&
 }
 
 // A point's distribution over the sweep's `samples`, each sample's efficiency against `baseline` (null: one
-// GPU alone) under the same draw, since the shared inputs move both. One GPU alone takes its compute and the
-// sample's per-iteration overhead: its jitter has mean 1, its speed is the median's.
+// GPU alone) under the same draw, since the shared inputs move both. One GPU alone takes its compute at the
+// sample's job speed (a job times its own baseline) and the sample's per-iteration overhead: its jitter has
+// mean 1, its GPU's speed is the median's.
 PredictiveInterval intervalOf(const Scenario& scenario, const SweepSettings& settings, const ScalingPoint& point,
                               const Point& simulated, const Point* baseline, double computeSeconds,
                               const std::vector<std::vector<double>>& values) {
   std::vector<double> iterations, images, efficiencies;
   for (std::size_t sample = 0; sample < static_cast<std::size_t>(settings.samples); ++sample) {
     const double seconds = sampleSeconds(simulated, values, sample);
-    const double baselineSeconds =
-        baseline ? sampleSeconds(*baseline, values, sample)
-                 : computeSeconds + effectsSet(scenario, settings, 1 + sample).iterationOverheadSeconds;
+    const IterationEffects drawn = effectsSet(scenario, settings, 1 + sample);
+    const double baselineSeconds = baseline ? sampleSeconds(*baseline, values, sample)
+                                            : computeSeconds * drawn.jobTimeFactor + drawn.iterationOverheadSeconds;
     iterations.push_back(seconds);
     images.push_back(point.gpus * point.batchPerGpu / seconds);
     efficiencies.push_back(baselineSeconds / seconds);
@@ -159,13 +164,14 @@ PredictiveInterval intervalOf(const Scenario& scenario, const SweepSettings& set
 // The effects that are on, as results record them.
 void describeEffects(const Scenario& scenario, RunDescription& run) {
   const IterationEffects& effects = scenario.effects;
-  if (!effects.any() && scenario.sourcedEffects.empty()) return;
+  if (!effects.any() && scenario.sourcedEffects.empty() && effects.jobTimeFactors.empty()) return;
   for (const EffectDeclaration& declaration : effectTable()) {
     // A sourced effect whose central value is 0 is recorded too: its prior is drawn from.
     if (effects.*declaration.field > 0 || scenario.sourced(declaration)) run.effects[std::string(declaration.key)] = effects.*declaration.field;
   }
   run.effects["seed"] = static_cast<double>(effects.seed);
   if (!effects.gpuTimeFactorsFile.empty()) run.gpuTimeFactors = std::filesystem::path(effects.gpuTimeFactorsFile).filename().string();
+  if (!effects.jobTimeFactorsFile.empty()) run.jobTimeFactors = std::filesystem::path(effects.jobTimeFactorsFile).filename().string();
 }
 
 }  // namespace
@@ -199,7 +205,8 @@ ScenarioSweep::ScenarioSweep(const Scenario& scenario, const Engine& engine, Swe
       listing_(std::make_unique<Listing>()) {
   if (settings.samples > 0 && !anythingUncertain(scenario))
     throw InvalidArgument("--samples", scenario.path + " has nothing uncertain to sample: no effect is \"sourced\" ($.effects) "
-                                       "and none is drawn per rank (compute_jitter, gpu_speed_spread, gpu_time_factors)");
+                                       "and none is drawn per rank (compute_jitter, gpu_speed_spread, gpu_time_factors) "
+                                       "or per job (job_time_factors)");
   const auto effectsSets = static_cast<std::size_t>(1 + settings.samples);
   const int baselineGpus = scenario.baselineGpus;
   Listing& listing = *listing_;
@@ -274,7 +281,8 @@ std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const {
       return values;
     }
     case Run::WithoutLatency: return {engine_.iteration(plan_, point.buckets, PlatformWithoutLatency(cluster), effects).iterationSeconds};
-    case Run::Sample: return {engine_.iteration(plan_, point.buckets, cluster, effects).iterationSeconds};
+    // A sample's job does its host work (reductions, carrying) at its own speed, as it computes.
+    case Run::Sample: return {engine_.iteration(plan_, point.buckets, PlatformAtJobSpeed(cluster, effects.jobTimeFactor), effects).iterationSeconds};
   }
   throw SimulationError("a sweep's simulation of no known kind");
 }

@@ -25,11 +25,12 @@ struct SweepSettings {
   // draws (sampleEffects): each point and baseline simulated once more per sample, and the percentiles of
   // its iteration time, images/s and efficiency reported (ScalingPoint::interval). 0: none.
   int samples = 0;
-  // What each sample draws: by default every sourced effect and the seed of the per-rank draws. ddlsim
-  // --sensitivity varies one input alone, the rest at their central values: `onlyEffect` (a sourced one),
-  // or with `onlySeeds` the seed.
+  // What each sample draws: by default every sourced effect, the seed of the per-rank draws and the job's
+  // time factor. ddlsim --sensitivity varies one input alone, the rest at their central values: `onlyEffect`
+  // (a sourced one), with `onlySeeds` the seed, or with `onlyJob` the job's time factor.
   const EffectDeclaration* onlyEffect = nullptr;
   bool onlySeeds = false;
+  bool onlyJob = false;
 };
 
 // `jobs`, or fewer (at least 1) where that many simulations of `bytesPerSimulation` each would not fit

@@ -9,6 +9,7 @@ namespace ddl {
 namespace {
 
 constexpr const char* kSeeds = "seeds of the per-rank draws";
+constexpr const char* kJob = "job speed (job_time_factors)";
 constexpr const char* kAll = "all together";
 
 // The settings that vary `input` alone (kAll: every input, as --samples does).
@@ -16,6 +17,8 @@ SweepSettings varying(const Scenario& scenario, const std::string& input, int sa
   SweepSettings settings{computeScale, samples};
   if (input == kSeeds) {
     settings.onlySeeds = true;
+  } else if (input == kJob) {
+    settings.onlyJob = true;
   } else if (input != kAll) {
     settings.onlyEffect = findEffectDeclaration(input);
     if (!settings.onlyEffect || !scenario.sourced(*settings.onlyEffect))
@@ -30,9 +33,10 @@ std::vector<std::string> uncertainInputs(const Scenario& scenario) {
   std::vector<std::string> inputs;
   for (const EffectDeclaration* effect : scenario.sourcedEffects) inputs.emplace_back(effect->key);
   if (scenario.effects.drawsPerRank()) inputs.emplace_back(kSeeds);
+  if (!scenario.effects.jobTimeFactors.empty()) inputs.emplace_back(kJob);
   if (inputs.empty())
-    throw InvalidArgument("--sensitivity", scenario.path + " has no uncertain input: no effect is \"sourced\" ($.effects) "
-                                           "and none is drawn per rank");
+    throw InvalidArgument("--sensitivity", scenario.path + " has no uncertain input: no effect is \"sourced\" ($.effects), "
+                                           "none is drawn per rank and no job_time_factors are given");
   return inputs;
 }
 

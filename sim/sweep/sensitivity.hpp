@@ -33,8 +33,9 @@ struct Sensitivity {
   std::vector<PointSensitivity> points;  // in the scenario's order of algorithms
 };
 
-// The inputs --sensitivity varies one at a time: the scenario's sourced effects, and "seeds" where a
-// per-rank draw is on at the central values (compute jitter, a GPU speed spread or time factors).
+// The inputs --sensitivity varies one at a time: the scenario's sourced effects, "seeds" where a per-rank
+// draw is on at the central values (compute jitter, a GPU speed spread or time factors), and the job's
+// speed where the scenario gives job time factors.
 // InvalidArgument naming --sensitivity where there are none.
 std::vector<std::string> uncertainInputs(const Scenario& scenario);
 

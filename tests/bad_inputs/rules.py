@@ -31,7 +31,7 @@ COMMANDS = [
     "analysis/plot_tuning", "analysis/plot_validation", "analysis/plot_collective_validation", "analysis/tuning_check",
     "analysis/validate", "analysis/validate_collectives", "analysis/bench_simulator", "analysis/regenerate_plots",
     "analysis/compare_on_emulated_cluster", "analysis/tune_on_emulated_cluster", "analysis/train_on_emulated_cluster",
-    "analysis/validate_calibration", "analysis/tune_this_machine",
+    "analysis/validate_calibration", "analysis/tune_this_machine", "analysis/measure_job_speed",
     "runtime/emulated_cluster/cluster",
     "scripts/build", "scripts/fuzz", "scripts/install-dependencies", "scripts/main", "scripts/test", "scripts/validate-gpu",
     "scripts/slurm/ddlsim-sweep.sbatch", "scripts/slurm/ddlrun-bench.sbatch", "scripts/slurm/ddlrun-train.sbatch",
@@ -117,6 +117,7 @@ RULES = {
         ("scripts/slurm/ddlrun-train.sbatch", "not applicable: hands its arguments to ddlrun train, whose entries hold them"),
         ("python3 -m ddlscale_torch.profile", "not applicable: reads no input; it generates its data"),
         ("python3 -m ddlscale_torch.train", "not applicable: reads no input; it generates its data"),
+        ("analysis/measure_job_speed", "not applicable: reads no input; its jobs generate their data"),
     ],
     OUTGROW: [
         ("ddlsim SCENARIO", "scenario: 65536 GPUs in a ring: more memory than there is"),
@@ -158,6 +159,7 @@ RULES = {
         ("analysis/train_on_emulated_cluster", "train_on_emulated_cluster: more ranks than this machine holds models for"),
         ("analysis/validate_calibration", "validate_calibration: eight ranks' models larger than this machine"),
         ("analysis/tune_this_machine", "tune_this_machine: a buffer larger than this machine"),
+        ("analysis/measure_job_speed", "measure_job_speed: a batch larger than this machine"),
         ("analysis/tune_this_machine", "tune_this_machine: more ranks than this machine holds buffers for"),
         ("runtime/emulated_cluster/cluster", "not applicable: namespaces and one bridge process; what runs in them is ddlrun's"),
         *each(["scripts/build", "scripts/install-dependencies", "scripts/main", "scripts/test"],
@@ -222,6 +224,8 @@ RULES = {
               "not applicable: ddlsim or ddlrun writes its files"),
         *each(["python3 -m ddlscale_torch.profile", "python3 -m ddlscale_torch.train"],
               "not applicable: writes ddlscale's own profile or results JSON"),
+        ("analysis/measure_job_speed", "not applicable: writes ddlscale's own time factors JSON, which scenarios read "
+                                       "(gtest: ScenarioErrors.NameTheFieldOfABadJobTimeFactorFile holds its reader)"),
     ],
     TWO_OUTPUTS: [
         ("ddlsim SCENARIO", "ddlsim: --plot onto the file --out writes"),
@@ -272,6 +276,7 @@ RULES = {
               "not applicable: hands its arguments to ddlrun, whose entries hold them"),
         *each(["python3 -m ddlscale_torch.profile", "python3 -m ddlscale_torch.train"],
               "not applicable: one output (--out, --json) and no input file"),
+        ("analysis/measure_job_speed", "not applicable: one output (--out) and no input file"),
     ],
     HANDLES: [
         *each(C_API, "unittest: tests/bad_inputs/bad_inputs_test.py: CApiHandles.test_every_call_refuses_a_destroyed_or_never_made_handle"),

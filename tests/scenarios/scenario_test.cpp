@@ -327,6 +327,21 @@ TEST_F(ScenarioErrors, NameTheFieldOfABadTimeFactorFile) {
   EXPECT_EQ(withFactors("[1, 2]"), in + "$");
 }
 
+TEST_F(ScenarioErrors, NameTheFieldOfABadJobTimeFactorFile) {
+  auto withFactors = [&](const std::string& text) {
+    const std::string path = testing::TempDir() + "/jobs.json";
+    std::ofstream(path) << text;
+    return faultyField([&](auto& j) { j["effects"] = {{"job_time_factors", path}}; });
+  };
+  const std::string in = testing::TempDir() + "/jobs.json: ";
+  EXPECT_EQ(withFactors(R"({"jobs": 2, "iteration_s": [1.0, 1.1], "time_factors": [1, 1.1]})"), "(no error)");
+  EXPECT_EQ(withFactors(R"({"jobs": 3, "time_factors": [1, 1.1]})"), in + "$.jobs");
+  EXPECT_EQ(withFactors(R"({"iteration_s": [1.0], "time_factors": [1, 1.1]})"), in + "$.iteration_s");
+  EXPECT_EQ(withFactors(R"({"iteration_s": [1.0, -1], "time_factors": [1, 1.1]})"), in + "$.iteration_s[1]");
+  EXPECT_EQ(withFactors(R"({"gpus": 2, "time_factors": [1, 1.1]})"), in + "$.gpus") << "a fleet's file is not a machine's jobs";
+  EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"job_time_factors", "no-such-machine"}}; }), "$.effects.job_time_factors");
+}
+
 TEST(Scenario, TheShippedFleetsTimeFactorsLoadAroundTheirMedian) {
   nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("powerai-ddl-resnet50")));
   json["effects"] = {{"gpu_time_factors", "v100-resnet50-longhorn"}};

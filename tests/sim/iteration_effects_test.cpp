@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -147,6 +148,36 @@ TEST(IterationEffects, AnEmpiricalSpreadDrawsOnlyItsFactorsAndEachOfThem) {
     ++seen[static_cast<std::size_t>(at - empirical.gpuTimeFactors.begin())];
   }
   for (int count : seen) EXPECT_NEAR(count, 1000, 4 * std::sqrt(3000 * (1.0 / 3) * (2.0 / 3)));
+}
+
+TEST(IterationEffects, AJobsTimeFactorIsOneJobOverAnotherAndSlowsEveryRankAndOneGpuAlone) {
+  // The profile was one job of the machine, the job predicted another: a sample's factor is one measured
+  // job's over another's, each pair equally likely, so a third of the samples draw the same job twice (1),
+  // and a ratio and its inverse are equally likely.
+  IterationEffects effects;
+  effects.jobTimeFactors = {0.8, 1.0, 1.25};
+  effects.gpuTimeFactors = {0.9, 1.1};
+  EXPECT_EQ(effects.jobTimeFactor, 1) << "the central run is the profile's own job";
+  const std::vector<double> ratios = {0.64, 0.8, 1.0, 1.25, 1.5625};
+  int same = 0, slower = 0, faster = 0;
+  constexpr int kSamples = 9000;
+  for (std::uint64_t sample = 0; sample < kSamples; ++sample) {
+    const IterationEffects drawn = sampleEffects(effects, {}, sample);
+    const double factor = drawn.jobTimeFactor;
+    ASSERT_TRUE(std::any_of(ratios.begin(), ratios.end(), [&](double r) { return std::abs(r - factor) < 1e-12; })) << factor;
+    same += factor == 1;
+    slower += factor > 1;
+    faster += factor < 1;
+    EXPECT_EQ(drawn.rankTimeFactor(1, 0), factor) << "one GPU alone runs at its job's speed too";
+    EXPECT_EQ(drawn.rankTimeFactor(8, 5), factor * drawn.gpuTimeFactor(8, 5));
+    EXPECT_EQ(sampleEffects(effects, {}, sample).jobTimeFactor, factor) << "a sample is a function of its number";
+    EXPECT_EQ(sampleEffects(effects, {}, sample, true, false).jobTimeFactor, 1) << "not drawn unless asked";
+  }
+  const double sigma = std::sqrt(kSamples * (1.0 / 3) * (2.0 / 3));
+  EXPECT_NEAR(same, kSamples / 3.0, 4 * sigma);
+  EXPECT_NEAR(slower, faster, 8 * sigma);
+  IterationEffects none;
+  EXPECT_EQ(sampleEffects(none, {}, 7).jobTimeFactor, 1) << "no factors, nothing to draw";
 }
 
 TEST(IterationEffects, SlowdownCostsTheComputeThatRunsWhileAnAllreduceDoes) {

@@ -107,5 +107,33 @@ TEST(ScenarioBaseline, EachSamplesEfficiencyIsAgainstItsBaselineUnderTheSameDraw
   EXPECT_LT(point.interval->iterationSeconds.p05 + 1e-4, point.interval->iterationSeconds.p95);
 }
 
+TEST(ScenarioBaseline, AJobTimesItsOwnBaselineSoOneGpuKeepsEfficiencyOneInEverySample) {
+  // Only the job's speed is uncertain: one GPU's samples take the central time times their job's factor,
+  // and its efficiency, against the same job's GPU alone, is 1 in every sample. Four GPUs' samples spread.
+  Scenario scenario = minskyScenario({1, 4}, 1);
+  scenario.algorithms.resize(1);
+  scenario.effects = {};
+  scenario.sourcedEffects = {};
+  scenario.effects.jobTimeFactors = {0.8, 1.0, 1.25};
+  constexpr int kSamples = 16;
+  const ScalingResults results = simulateScenario(scenario, automaticEngine(), {1, kSamples});
+  ASSERT_EQ(results.points.size(), 2u);
+  const ScalingPoint& alone = results.points[0];
+  ASSERT_EQ(alone.gpus, 1);
+  ASSERT_TRUE(alone.interval);
+  std::vector<double> expected;
+  for (std::uint64_t sample = 0; sample < kSamples; ++sample)
+    expected.push_back(alone.iterationSeconds * sampleEffects(scenario.effects, {}, sample).jobTimeFactor);
+  const Percentiles times = percentilesOf(expected);
+  EXPECT_NEAR(alone.interval->iterationSeconds.p05, times.p05, 1e-9);
+  EXPECT_NEAR(alone.interval->iterationSeconds.p95, times.p95, 1e-9);
+  EXPECT_LT(times.p05 * 1.1, times.p95);
+  EXPECT_NEAR(alone.interval->efficiency.p05, 1, 1e-12);
+  EXPECT_NEAR(alone.interval->efficiency.p95, 1, 1e-12);
+  const ScalingPoint& four = results.points[1];
+  ASSERT_TRUE(four.interval);
+  EXPECT_LT(four.interval->iterationSeconds.p05 * 1.05, four.interval->iterationSeconds.p95);
+}
+
 }  // namespace
 }  // namespace ddl

@@ -9,6 +9,7 @@
 
 #include "common/invalid_argument.hpp"
 #include "topologies/cluster.hpp"
+#include "topologies/platform_at_job_speed.hpp"
 
 namespace ddl {
 namespace {
@@ -161,6 +162,27 @@ TEST(Topology, CarryingBetweenNodesCostsTheSharedHostItsCoreSecondsInRanksWork) 
   EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 4, Placement::Packed).networkWorkSecondsPerByte(0, 2), 0);
   json.erase("shared_host");
   EXPECT_EQ(Cluster(topologyFromJson(json, "t.json"), 4, Placement::Packed).networkWorkSecondsPerByte(0, 2), 0);
+}
+
+TEST(Topology, AJobAtItsOwnSpeedReducesAndCarriesAtItButKeepsItsLinks) {
+  // A job 1.3 times as slow as the profile's does its host work 1.3 times as slow; a shaper's or a cable's
+  // rate is no job's.
+  nlohmann::json json = nlohmann::json::parse(R"({"name": "t", "nics_used": 1,
+      "node": {"gpu": "X", "gpus": 1, "devices": ["nic0"], "reduce_Bps": 4e9,
+        "port": {"bandwidth_Bps": 1e11, "latency_s": 1e-6}, "nics": ["nic0"],
+        "links": [{"name": "a", "between": ["gpu0", "nic0"], "bandwidth_Bps": 1e10, "latency_s": 1e-6}]},
+      "network": {"nic_bandwidth_Bps": 1e8, "nic_latency_s": 1e-6, "nodes_per_leaf": 4, "oversubscription": 1,
+                  "core_latency_s": 0},
+      "shared_host": {"cores": 2, "throughput": 1.6, "network_core_s_per_byte": 1e-8}})");
+  const Cluster cluster(topologyFromJson(json, "t.json"), 2, Placement::Packed);
+  const PlatformAtJobSpeed slower(cluster, 1.3);
+  EXPECT_DOUBLE_EQ(slower.reduceSecondsPerByte(1), 1.3 / 4e9);
+  EXPECT_DOUBLE_EQ(slower.networkWorkSecondsPerByte(0, 1), 1.3 * 0.8e-8);
+  for (const RouteHop& hop : cluster.route(0, 1)) {
+    EXPECT_EQ(slower.link(hop.link).bandwidthBps, cluster.link(hop.link).bandwidthBps);
+    EXPECT_EQ(slower.link(hop.link).latencySeconds, cluster.link(hop.link).latencySeconds);
+  }
+  EXPECT_EQ(slower.sharedComputeThroughput(), cluster.sharedComputeThroughput()) << "its share of the cores is the same";
 }
 
 TEST(Topology, ASharedHostDeliversItsCoresUnlessAThroughputIsMeasured) {
