@@ -38,14 +38,17 @@ IterationEffects effectsSet(const Scenario& scenario, const SweepSettings& setti
   return sampleEffects(scenario.effects, scenario.sourcedEffects, set - 1);
 }
 
-// What the samples of `settings` vary, for the sweep's signature.
-std::string samplesDescription(const SweepSettings& settings) {
+// What the samples of `settings` vary, for the sweep's signature: shares drawing jobs from different files
+// (ddlsim --job-time-factors) are different sweeps.
+std::string samplesDescription(const Scenario& scenario, const SweepSettings& settings) {
   if (settings.samples == 0) return "";
+  const std::string& jobs = scenario.effects.jobTimeFactorsFile;
   return "; " + std::to_string(settings.samples) + " samples" +
          (settings.onlySeeds ? " of the seeds alone"
           : settings.onlyJob  ? " of the job's time factor alone"
           : settings.onlyEffect ? " of " + std::string(settings.onlyEffect->key) + " alone"
-                                : "");
+                                : "") +
+         (jobs.empty() ? "" : ", jobs from " + std::filesystem::path(jobs).filename().string());
 }
 
 // Whether anything of the scenario differs from one sample to the next: a sourced effect, a per-rank draw,
@@ -256,7 +259,7 @@ std::size_t ScenarioSweep::simulations() const { return listing_->simulations.si
 
 std::string ScenarioSweep::signature() const {
   std::string signature = scenario_.name + "; engine " + std::string(engine_.name()) + "; compute scale " +
-                          shortNumber(settings_.computeScale) + samplesDescription(settings_);
+                          shortNumber(settings_.computeScale) + samplesDescription(scenario_, settings_);
   for (const Simulation& simulation : listing_->simulations) {
     const Point& point = *simulation.point;
     signature += "; " + scenario_.labelFor(*point.choice, point.gpus) + " at " + std::to_string(point.gpus) + " GPUs: " +

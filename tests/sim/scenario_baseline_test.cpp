@@ -135,5 +135,17 @@ TEST(ScenarioBaseline, AJobTimesItsOwnBaselineSoOneGpuKeepsEfficiencyOneInEveryS
   EXPECT_LT(four.interval->iterationSeconds.p05 * 1.05, four.interval->iterationSeconds.p95);
 }
 
+TEST(ScenarioBaseline, SharesOfSweepsDrawingJobsFromDifferentFilesAreDifferentSweeps) {
+  // ddlsim --sweep-values joins shares only of one sweep: its signature names the file the jobs came from.
+  Scenario scenario = minskyScenario({4}, 1);
+  scenario.algorithms.resize(1);
+  scenario.effects.jobTimeFactors = {0.9, 1.1};
+  scenario.effects.jobTimeFactorsFile = "/somewhere/machine-a.json";
+  const std::string a = ScenarioSweep(scenario, automaticEngine(), {1, 4}).signature();
+  EXPECT_EQ(a, ScenarioSweep(scenario, automaticEngine(), {1, 4}).signature());
+  scenario.effects.jobTimeFactorsFile = "/somewhere/machine-b.json";
+  EXPECT_NE(a, ScenarioSweep(scenario, automaticEngine(), {1, 4}).signature());
+}
+
 }  // namespace
 }  // namespace ddl
