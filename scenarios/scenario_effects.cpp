@@ -1,5 +1,7 @@
 #include "scenarios/scenario_effects.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -12,14 +14,42 @@
 namespace ddl {
 namespace {
 
+// The median of `values` (not empty), the mean of the middle two where their count is even.
+double medianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// A machine's jobs' file gives each job's step beside the factors, which must be those steps over their
+// median, sorted (as analysis/measure_job_speed writes them, to 4 decimals): a file edited by hand in one
+// place and not the other is refused.
+void requireFactorsOfTheSteps(const JsonReader& root, const nlohmann::json& json, const std::vector<double>& factors) {
+  const JsonReader times = root.at("iteration_s");
+  const auto& list = times.array(root.member(json, "iteration_s"));
+  if (list.size() != factors.size()) times.fail("the file has " + std::to_string(factors.size()) + " time factors");
+  std::vector<double> steps;
+  for (std::size_t i = 0; i < list.size(); ++i) steps.push_back(times.at(i).number(list[i], 1e-9, 1e6));
+  const double median = medianOf(steps);
+  std::sort(steps.begin(), steps.end());
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    if (std::abs(steps[i] / median - factors[i]) > 1e-3)
+      root.at("time_factors").at(i).fail("is not the steps (iteration_s) over their median, sorted: " + shortNumber(steps[i] / median));
+}
+
 // An empirical distribution of time factors, {"time_factors": [...], COUNT: n, ...}: a fleet's GPUs
 // (models/gpu-speed/*.json, COUNT "gpus") or a machine's jobs (models/job-speed/*.json, COUNT "jobs", with
-// each job's "iteration_s" beside).
+// each job's step, "iteration_s", beside).
 std::vector<double> readTimeFactors(const std::string& path, const std::string& count) {
   const nlohmann::json json = readJsonFile(path);
   const JsonReader root(path);
   root.object(json);
-  root.allowOnly(json, {"name", count, "time_factors", "iteration_s"});
+  const bool jobs = count == "jobs";
+  if (jobs) {
+    root.allowOnly(json, {"name", count, "time_factors", "iteration_s"});
+  } else {
+    root.allowOnly(json, {"name", count, "time_factors"});
+  }
   const JsonReader reader = root.at("time_factors");
   const auto& list = reader.array(root.member(json, "time_factors"));
   if (list.empty()) reader.fail("give at least one factor");
@@ -28,12 +58,7 @@ std::vector<double> readTimeFactors(const std::string& path, const std::string& 
   if (root.has(json, "name")) root.stringAt(json, "name");
   if (root.has(json, count) && root.integerAt(json, count, 1, 1LL << 30) != static_cast<std::int64_t>(factors.size()))
     root.at(count).fail("the file has " + std::to_string(factors.size()) + " time factors");
-  if (root.has(json, "iteration_s")) {
-    const JsonReader times = root.at("iteration_s");
-    const auto& seconds = times.array(root.member(json, "iteration_s"));
-    if (seconds.size() != factors.size()) times.fail("the file has " + std::to_string(factors.size()) + " time factors");
-    for (std::size_t i = 0; i < seconds.size(); ++i) times.at(i).number(seconds[i], 1e-9, 1e6);
-  }
+  if (jobs && root.has(json, "iteration_s")) requireFactorsOfTheSteps(root, json, factors);
   return factors;
 }
 

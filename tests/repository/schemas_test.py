@@ -644,7 +644,7 @@ WRITTEN_WHERE_THEY_APPLY = {
                                                            for percentile in ("p05", "p50", "p95")]},
     "evened_bucket_change": "ddlsim's step engine, where it evened buckets",
     "gpu_time_factors": "ddlsim, where the scenario draws GPU time factors from a fleet's file",
-    "job_time_factors": "ddlsim --samples, where the scenario draws the job's time factor from a machine's jobs",
+    "job_time_factors": "ddlsim, where the scenario names a machine's jobs for its samples to draw from",
     "measured_effects": "ddlrun train", "compute_jitter": "ddlrun train, two iterations",
     "gpu_speed_spread": "ddlrun train, two ranks and iterations", "overlap_slowdown": "ddlrun train, where overlap explains the stretch",
     "wrong": "ddlrun bench, which checks", "out_of_place": "ddlrun bench", "baseline": "ddlrun bench --baseline",

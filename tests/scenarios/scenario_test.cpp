@@ -10,6 +10,7 @@
 #include "common/invalid_argument.hpp"
 #include "scenarios/nccl_job.hpp"
 #include "scenarios/scenario.hpp"
+#include "scenarios/scenario_effects.hpp"
 
 namespace ddl {
 namespace {
@@ -334,12 +335,27 @@ TEST_F(ScenarioErrors, NameTheFieldOfABadJobTimeFactorFile) {
     return faultyField([&](auto& j) { j["effects"] = {{"job_time_factors", path}}; });
   };
   const std::string in = testing::TempDir() + "/jobs.json: ";
-  EXPECT_EQ(withFactors(R"({"jobs": 2, "iteration_s": [1.0, 1.1], "time_factors": [1, 1.1]})"), "(no error)");
+  EXPECT_EQ(withFactors(R"({"jobs": 2, "iteration_s": [1.1, 1.0], "time_factors": [0.9524, 1.0476]})"), "(no error)");
   EXPECT_EQ(withFactors(R"({"jobs": 3, "time_factors": [1, 1.1]})"), in + "$.jobs");
   EXPECT_EQ(withFactors(R"({"iteration_s": [1.0], "time_factors": [1, 1.1]})"), in + "$.iteration_s");
   EXPECT_EQ(withFactors(R"({"iteration_s": [1.0, -1], "time_factors": [1, 1.1]})"), in + "$.iteration_s[1]");
   EXPECT_EQ(withFactors(R"({"gpus": 2, "time_factors": [1, 1.1]})"), in + "$.gpus") << "a fleet's file is not a machine's jobs";
+  EXPECT_EQ(withFactors(R"({"iteration_s": [2.0, 2.2], "time_factors": [0.9524, 1.3]})"), in + "$.time_factors[1]")
+      << "factors that are not the steps over their median";
   EXPECT_EQ(faultyField([](auto& j) { j["effects"] = {{"job_time_factors", "no-such-machine"}}; }), "$.effects.job_time_factors");
+}
+
+TEST(Scenario, TheShippedJobSpeedsAreTheirJobsStepsOverTheirMedian) {
+  // By name, as --job-time-factors takes it: each factor a job's step over the jobs' median, sorted.
+  Scenario scenario = loadScenario(scenarioFile("powerai-ddl-resnet50"));
+  useJobTimeFactors(scenario, "cpu-2core-resnet18-2026-12-07", "--job-time-factors");
+  const nlohmann::json file = nlohmann::json::parse(std::ifstream(scenario.effects.jobTimeFactorsFile));
+  std::vector<double> steps = file.at("iteration_s").get<std::vector<double>>();
+  ASSERT_EQ(steps.size(), scenario.effects.jobTimeFactors.size());
+  std::sort(steps.begin(), steps.end());
+  const std::size_t n = steps.size();
+  const double median = n % 2 ? steps[n / 2] : (steps[n / 2 - 1] + steps[n / 2]) / 2;
+  for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(scenario.effects.jobTimeFactors[i], steps[i] / median, 1e-4) << i;
 }
 
 TEST(Scenario, TheShippedFleetsTimeFactorsLoadAroundTheirMedian) {

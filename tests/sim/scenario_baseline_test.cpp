@@ -147,5 +147,35 @@ TEST(ScenarioBaseline, SharesOfSweepsDrawingJobsFromDifferentFilesAreDifferentSw
   EXPECT_NE(a, ScenarioSweep(scenario, automaticEngine(), {1, 4}).signature());
 }
 
+TEST(ScenarioBaseline, ASlowerJobCarriesMessagesSlowerTooWhereItsCoresCarryThem) {
+  // Eight nodes of the emulated cluster on this machine's two cores, whose carrying of messages costs them
+  // compute (shared_host.network_core_s_per_byte): the cores are the bottleneck. Job factors {1, 2}: a
+  // sample's job runs at 1/2, 1 or 2 times the profiled one's, and the 95th percentile of 32 samples is the
+  // job twice as slow. It computes as a sweep with every compute time doubled does, and carries its
+  // messages at half speed besides, so it is slower than that sweep (26% here); where carrying is free only
+  // its reductions, a small part, differ. In both engines.
+  for (const char* name : {"step", "message"}) {
+    SCOPED_TRACE(name);
+    const Engine& engine = engineNamed(name, "engine");
+    Scenario scenario = loadScenario(std::string(DDLSCALE_SOURCE_DIR) + "/analysis/results/2026-12-03-network-cpu/tcp/raw/scenario-8.json");
+    scenario.algorithms.resize(1);
+    scenario.gpuCounts = {8};
+    ASSERT_TRUE(scenario.topology.sharedHost);
+    ASSERT_GT(scenario.topology.sharedHost->networkCoreSecondsPerByte, 0);
+    for (const bool carryingCosts : {true, false}) {
+      if (!carryingCosts) scenario.topology.sharedHost->networkCoreSecondsPerByte = 0;
+      Scenario slow = scenario;
+      slow.effects.jobTimeFactors = {1.0, 2.0};
+      const double slowJob = simulateScenario(slow, engine, {1, 32}).points.at(0).interval->iterationSeconds.p95;
+      const double doubledCompute = simulateScenario(scenario, engine, {2, 0}).points.at(0).iterationSeconds;
+      if (carryingCosts) {
+        EXPECT_GT(slowJob, doubledCompute * 1.1);
+      } else {
+        EXPECT_NEAR(slowJob, doubledCompute, doubledCompute * 0.02);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ddl
