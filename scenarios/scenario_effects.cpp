@@ -10,16 +10,10 @@
 #include "common/data_files.hpp"
 #include "common/input_file.hpp"
 #include "common/number_text.hpp"
+#include "common/statistics.hpp"
 
 namespace ddl {
 namespace {
-
-// The median of `values` (not empty), the mean of the middle two where their count is even.
-double medianOf(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 // A machine's jobs' file gives each job's step beside the factors, which must be those steps over their
 // median, sorted (as analysis/measure_job_speed writes them, to 4 decimals): a file edited by hand in one
@@ -30,11 +24,11 @@ void requireFactorsOfTheSteps(const JsonReader& root, const nlohmann::json& json
   if (list.size() != factors.size()) times.fail("the file has " + std::to_string(factors.size()) + " time factors");
   std::vector<double> steps;
   for (std::size_t i = 0; i < list.size(); ++i) steps.push_back(times.at(i).number(list[i], 1e-9, 1e6));
-  const double median = medianOf(steps);
+  const double middle = median(steps);
   std::sort(steps.begin(), steps.end());
   for (std::size_t i = 0; i < steps.size(); ++i)
-    if (std::abs(steps[i] / median - factors[i]) > 1e-3)
-      root.at("time_factors").at(i).fail("is not the steps (iteration_s) over their median, sorted: " + shortNumber(steps[i] / median));
+    if (std::abs(steps[i] / middle - factors[i]) > 1e-3)
+      root.at("time_factors").at(i).fail("is not the steps (iteration_s) over their median, sorted: " + shortNumber(steps[i] / middle));
 }
 
 // An empirical distribution of time factors, {"time_factors": [...], COUNT: n, ...}: a fleet's GPUs
