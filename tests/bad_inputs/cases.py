@@ -1079,6 +1079,8 @@ CASES = [
           "--build", "{pytorch}/../.."], ["--batch 100000", "available"]),
     Case("measure_job_speed: --jobs 2", ["{python}", "{source}/analysis/measure_job_speed", "--name", "here", "--jobs", "2",
                                          "--out", "{out}"], ["--jobs", "between 3 and 1000"]),
+    Case("measure_job_speed: --out a directory", ["{python}", "{source}/analysis/measure_job_speed", "--name", "here",
+                                                  "--out", "{dir}"], ["--out", "is a directory"]),
     Case("measure_job_speed: --name a path", ["{python}", "{source}/analysis/measure_job_speed", "--name", "../here",
                                               "--out", "{out}"], ["--name", "not a plain file name"]),
     Case("validate: --samples beyond ddlsim's", ["{python}", "{source}/analysis/validate", "--samples", "1000000"], ["--samples", "100000"]),

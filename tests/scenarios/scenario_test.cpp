@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/invalid_argument.hpp"
+#include "common/statistics.hpp"
 #include "scenarios/nccl_job.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/scenario_effects.hpp"
@@ -352,10 +353,9 @@ TEST(Scenario, TheShippedJobSpeedsAreTheirJobsStepsOverTheirMedian) {
   const nlohmann::json file = nlohmann::json::parse(std::ifstream(scenario.effects.jobTimeFactorsFile));
   std::vector<double> steps = file.at("iteration_s").get<std::vector<double>>();
   ASSERT_EQ(steps.size(), scenario.effects.jobTimeFactors.size());
+  const double middle = median(steps);
   std::sort(steps.begin(), steps.end());
-  const std::size_t n = steps.size();
-  const double median = n % 2 ? steps[n / 2] : (steps[n / 2 - 1] + steps[n / 2]) / 2;
-  for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(scenario.effects.jobTimeFactors[i], steps[i] / median, 1e-4) << i;
+  for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_NEAR(scenario.effects.jobTimeFactors[i], steps[i] / middle, 1e-4) << i;
 }
 
 TEST(Scenario, TheShippedFleetsTimeFactorsLoadAroundTheirMedian) {
