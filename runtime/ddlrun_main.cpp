@@ -1,13 +1,10 @@
 // ddlrun: runs ddlscale's collective schedules on real hardware, under mpirun (or srun) over MPI or NCCL,
-// or as ranks of one process over host memory or CUDA peer copies: benchmarks in the manner of
+// or as ranks of one process over host memory, CUDA peer copies or NCCL: benchmarks in the manner of
 // nccl-tests, and training iterations of a scenario.
 //
 // The order of things is what lets a job end cleanly whatever goes wrong: the command line is parsed and
 // checked before MPI starts, on every rank alike, so bad input ends the job with status 2 and nothing
-// else; MPI_Init and MPI_Finalize run under a deadline; and between them a SilenceWatchdog watches every
-// wait on other ranks, so that a rank that stops answering ends the job, named, within --timeout-s.
-
-#include <mpi.h>
+// else; then the job runs (launch/ddlrun_job.hpp: under MPI, or in this process alone in a build without it).
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,11 +18,10 @@
 
 #include "common/cli_checks.hpp"
 #include "common/invalid_argument.hpp"
-#include "common/mpi_command_line.hpp"
 #include "runtime/bench/bench_command.hpp"
-#include "runtime/deadline_timer.hpp"
+#include "runtime/launch/ddlrun_job.hpp"
+#include "runtime/launch/job_launcher.hpp"
 #include "common/fault_injection.hpp"
-#include "runtime/mpi/silence_watchdog.hpp"
 #include "runtime/train/train_command.hpp"
 
 namespace {
@@ -61,15 +57,11 @@ bool speaksForItsCommandLine(int launchRank) {
   return false;
 }
 
-std::string seconds(std::chrono::milliseconds timeout) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(timeout.count()) / 1000);
-  return text;
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  ddl::prepareProcessForGpus();  // before anything makes a CUDA context
   const int launchRank = rankFromLauncher();
   CLI::App app{
       "ddlrun - run ddlscale's collective schedules on real hardware: under mpirun (or srun) over MPI or NCCL,\n"
@@ -105,58 +97,6 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const std::vector<std::string> arguments(argv + 1, argv + argc);  // before MPI_Init, which may take some
   ddl::freezeIfAsked("init", launchRank);
-  const std::chrono::milliseconds timeout = command->timeout();
-  int threadSupport = MPI_THREAD_SINGLE;
-  {
-    const ddl::DeadlineTimer deadline(timeout, "rank " + std::to_string(launchRank) + ": MPI_Init did not return within " +
-                                                   seconds(timeout) +
-                                                   ": a rank of the job did not start, or stopped while starting");
-    // The watchdog's thread asks the other ranks while this one may be blocked in MPI: MPI_THREAD_MULTIPLE.
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &threadSupport);
-  }
-  int rank = 0, mpiRanks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &mpiRanks);
-
-  int status = 0;
-  {
-    ddl::SilenceWatchdog watchdog(MPI_COMM_WORLD, timeout, threadSupport);
-    bool fits = true;
-    try {
-      const auto disagreement = ddl::commandLineDisagreement(MPI_COMM_WORLD, arguments, [&](MPI_Request& request, const char* what) {
-        auto wait = watchdog.waitingIn(what);
-        MPI_Wait(&request, MPI_STATUS_IGNORE);
-      });
-      if (disagreement) throw ddl::InvalidArgument("command line", *disagreement);
-      command->checkForJob(mpiRanks);
-    } catch (const ddl::InvalidArgument& error) {
-      // Ranks started with different command lines, or options that do not fit the job's rank count: every
-      // rank finds the same, so all get here.
-      if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
-      status = 2;
-      fits = false;
-    }
-    // Inside the job, a rank that fails on its own would leave the others waiting for it: it ends the job.
-    try {
-      if (fits) status = command->launch(&watchdog);
-    } catch (const ddl::InvalidArgument& error) {
-      watchdog.failJob(error.what(), 2);
-    } catch (const std::bad_alloc&) {
-      watchdog.failJob("out of memory (the estimates before the run did not foresee it)", 3);
-    } catch (const std::exception& error) {
-      watchdog.failJob(std::string("internal error: ") + error.what(), 3);
-    }
-    // No rank enters MPI_Finalize, which waits for all, while another is stuck: this barrier names it.
-    ddl::freezeIfAsked("finalize", rank);
-    auto wait = watchdog.waitingIn("the last barrier before MPI_Finalize");
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
-  {
-    const ddl::DeadlineTimer deadline(timeout, "rank " + std::to_string(rank) + ": MPI_Finalize did not return within " +
-                                                   seconds(timeout));
-    MPI_Finalize();
-  }
-  return status;
+  return ddl::runJob(*command, argc, argv, launchRank, sizeFromLauncher());
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algorithms/execution/program_execution.hpp"
+#include "runtime/reduce_alignment.hpp"
 
 namespace ddl {
 namespace {
@@ -24,6 +25,9 @@ struct StepProgress {
   bool reduceAllowed = false;  // ProgramExecution asked for the reduction
   ProgramRunner::Staging staging;
   ProgramRunner::Staging lastStaging;  // what `staging` was on the step's last run
+  // Where in `staging` the step's first element lands: as far past a 16-byte boundary as its destination,
+  // so that the reduction of every piece takes the kernels' vector path (reduce_alignment.hpp).
+  std::size_t stagingShift = 0;
   std::vector<std::uint8_t> pieceArrived;  // bytes, not bits: cleared on every run
   std::vector<Transport::RepeatedPost> repeated;  // per piece: the same post on every run
 };
@@ -47,6 +51,7 @@ struct ProgramRunner::Prepared {
   std::vector<StepProgress> progress;  // per step
   std::vector<ProgramExecution::Action> actions;
   std::unique_ptr<const OutOfPlacePlan> outOfPlace;  // made on the program's first run out of place
+  std::size_t stagingReservedFor = 0;  // the element size whose staging every step has had a block for
 };
 
 ProgramRunner::Prepared& ProgramRunner::prepare(const Program& program) {
@@ -119,6 +124,21 @@ ProgramRunner::Staging ProgramRunner::staging(std::size_t bytes, const char* pre
 
 void ProgramRunner::releaseStaging(Staging staging) { freeStaging_.push_back(staging); }
 
+void ProgramRunner::reserveStaging(Prepared& prepared, std::size_t elementBytes) {
+  // A block per receive-reduce step, each the step's own from then on (its lastStaging, which staging()
+  // prefers): a run then finds a free block for every step without allocating. Room for the shift that
+  // places the staged copy as its destination is placed (stagingShift).
+  std::vector<Staging> held;
+  for (StepIndex index = 0; index < prepared.program.size(); ++index) {
+    const Step& step = prepared.program.step(index);
+    if (step.kind != StepKind::ReceiveReduce) continue;
+    StepProgress& p = prepared.progress[static_cast<std::size_t>(index)];
+    p.lastStaging = staging(static_cast<std::size_t>(step.range.count) * elementBytes + kReduceVectorBytes - 1, p.lastStaging.block);
+    held.push_back(p.lastStaging);
+  }
+  for (const Staging& block : held) releaseStaging(block);
+}
+
 void ProgramRunner::remember(RequestId id, Posted work) {
   if (posted_.empty()) firstPost_ = id;
   if (id != firstPost_ + static_cast<RequestId>(posted_.size()))
@@ -181,7 +201,8 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
     StepProgress& p = progress[static_cast<std::size_t>(index)];
     const Range range = pieceRange(step, p, piece);
     remember(transport_.postReduce(base + at(range.offset), current(index, range.offset),
-                                   p.staging.block + at(range.offset - step.range.offset), static_cast<std::size_t>(range.count), type, op),
+                                   p.staging.block + p.stagingShift + at(range.offset - step.range.offset),
+                                   static_cast<std::size_t>(range.count), type, op),
              {index, piece, Work::Reduce});
     ++p.reducing;
   };
@@ -224,8 +245,10 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
       }
       std::fill(p.pieceArrived.begin(), p.pieceArrived.end(), false);
       // The block the step had last run, where free: its receives are then the same posts as then.
-      if (step.kind == StepKind::ReceiveReduce)
-        p.staging = p.lastStaging = staging(static_cast<std::size_t>(step.range.count) * elementBytes, p.lastStaging.block);
+      if (step.kind == StepKind::ReceiveReduce) {
+        p.stagingShift = reduceMisalignment(base + at(step.range.offset));
+        p.staging = p.lastStaging = staging(p.stagingShift + at(step.range.count), p.lastStaging.block);
+      }
       for (int piece = 0; piece < p.pieces; ++piece) {
         const Range range = pieceRange(step, p, piece);
         const std::size_t bytes = static_cast<std::size_t>(range.count) * elementBytes;
@@ -236,7 +259,7 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
         } else if (step.kind == StepKind::ReceiveCopy) {
           id = transport_.postRepeatedReceive(step.peer, step.channel, base + at(range.offset), bytes, repeated);
         } else {
-          char* staged = p.staging.block + at(range.offset - step.range.offset);
+          char* staged = p.staging.block + p.stagingShift + at(range.offset - step.range.offset);
           id = transport_.postRepeatedReceive(step.peer, step.channel, staged, bytes, repeated);
         }
         remember(id, {action.step, piece, Work::Transfer});
@@ -245,6 +268,10 @@ void ProgramRunner::runSteps(const Program& caller, const void* input, void* out
     actions.clear();
   };
 
+  if (prepared.stagingReservedFor < elementBytes) {
+    reserveStaging(prepared, elementBytes);
+    prepared.stagingReservedFor = elementBytes;
+  }
   execution.start(actions);
   perform();
   while (!execution.finished()) {

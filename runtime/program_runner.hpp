@@ -76,6 +76,10 @@ class ProgramRunner {
   // more than the reduction.
   Staging staging(std::size_t bytes, const char* preferred);
   void releaseStaging(Staging staging);
+  // Before the first post of a prepared program's first run (and of the first run with a larger element
+  // type): a block of staging for each of its receive-reduce steps. Allocating GPU memory mid-run may wait
+  // for the device, and so for an NCCL kernel that waits for a peer which waits for this rank.
+  void reserveStaging(Prepared& prepared, std::size_t elementBytes);
 
   enum class Work : std::uint8_t { Transfer, Reduce };
   struct Posted {

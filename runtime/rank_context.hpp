@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "algorithms/schedule/program.hpp"
 #include "runtime/library_collectives.hpp"
@@ -36,14 +37,31 @@ struct JobOptions {
   HostCompute hostCompute = HostCompute::Sleep;
 };
 
+// The peers each channel of `programs` (this rank's) exchanges messages with, sorted, each once.
+inline Transport::ChannelPeers channelPeers(std::span<const Program> programs) {
+  Transport::ChannelPeers peers;
+  for (const Program& program : programs)
+    for (int stream = 0; stream < program.streamCount(); ++stream) {
+      const StreamKey key = program.streamKey(stream);
+      if (peers.size() <= static_cast<std::size_t>(key.channel)) peers.resize(static_cast<std::size_t>(key.channel) + 1);
+      peers[static_cast<std::size_t>(key.channel)].push_back(key.peer);
+    }
+  for (std::vector<Rank>& onChannel : peers) {
+    std::sort(onChannel.begin(), onChannel.end());
+    onChannel.erase(std::unique(onChannel.begin(), onChannel.end()), onChannel.end());
+  }
+  return peers;
+}
+
 // Every rank of `world` calls it together before running `programs`: `transport` reserves every channel
-// any rank's program uses.
+// any rank's program uses, and connects this rank to its programs' peers (Transport::connectPeers).
 inline void reserveChannels(World& world, Transport& transport, std::span<const Program> programs) {
   double channels = 0;
   for (const Program& program : programs)
     for (int stream = 0; stream < program.streamCount(); ++stream)
       channels = std::max(channels, static_cast<double>(program.streamKey(stream).channel) + 1);
   transport.reserveChannels(static_cast<int>(world.maxOverRanks(channels)));
+  transport.connectPeers(channelPeers(programs));
 }
 
 }  // namespace ddl

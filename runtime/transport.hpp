@@ -128,6 +128,23 @@ class Transport {
   // it gets one communicator per channel); most need nothing.
   virtual void reserveChannels(int channels) { (void)channels; }
 
+  // Every rank calls this together after reserveChannels, before running programs, with the peers its own
+  // programs exchange messages with on each channel (peers[c], for channel c): the relation is symmetric
+  // (a send has its receive), so every pair names each other. Transports that connect a pair at its first
+  // message and block until the peer connects too connect them here, channel by channel in the same order
+  // on every rank (NCCL does so inside ncclGroupEnd: issued a channel at a time, a schedule whose channels
+  // wait on each other crosswise would deadlock on its first run). Pairs connected before are skipped; most
+  // transports need nothing.
+  using ChannelPeers = std::vector<std::vector<Rank>>;
+  virtual void connectPeers(const ChannelPeers& peers) { (void)peers; }
+
+  // A library call's first step, in the thread that runs it: what follows on this transport's streams waits
+  // for the work the caller had queued on the GPU's default stream (which itself waits for every blocking
+  // stream), so that a message sent from the caller's buffer carries what the caller's kernels wrote. Work on
+  // the caller's non-blocking streams it cannot see: the caller synchronises those (ddlscale.h). Nothing on
+  // host memory.
+  virtual void orderAfterCallersWork() {}
+
   // Called in a thread other than the one that made this transport, before that thread drives it: the GPU
   // transports make their device current there (CUDA's current device is a thread's own).
   virtual void adoptThread() {}

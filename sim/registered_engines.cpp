@@ -2,8 +2,10 @@
 
 #include "common/invalid_argument.hpp"
 #include "common/nearest_name.hpp"
-#include "sim/simgrid/simgrid_engine.hpp"
 #include "sim/step/step_engine.hpp"
+#ifdef DDLSCALE_WITH_SIMGRID
+#include "sim/simgrid/simgrid_engine.hpp"
+#endif
 
 namespace ddl {
 namespace {
@@ -14,9 +16,13 @@ constexpr std::string_view kAutomaticEngine = "step";
 }  // namespace
 
 const std::vector<const Engine*>& registeredEngines() {
-  static const SimGridEngine simgrid;
   static const StepEngine step;
+#ifdef DDLSCALE_WITH_SIMGRID
+  static const SimGridEngine simgrid;
   static const std::vector<const Engine*> engines{&simgrid, &step};
+#else
+  static const std::vector<const Engine*> engines{&step};
+#endif
   return engines;
 }
 
@@ -29,6 +35,9 @@ const Engine& engineNamed(std::string_view name, const std::string& field) {
     if (engine->name() == wanted) return *engine;
     names.push_back(engine->name());
   }
+  if (wanted == kSimGridEngineName)
+    throw InvalidArgument(field, "'" + std::string(name) + "' (SimGrid's engine) needs a ddlsim built with SimGrid "
+                                 "(cmake -DDDLSCALE_SIMGRID=ON); this one was built without");
   throw InvalidArgument(field, "'" + std::string(name) + "' is not " + listOfNames(names) + didYouMean(name, names));
 }
 

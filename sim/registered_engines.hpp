@@ -12,14 +12,18 @@
 
 namespace ddl {
 
-// In the order --help lists them; the first is the reference the others are checked against.
+// SimGrid's engine, the reference: in a build with SimGrid (DDLSCALE_SIMGRID) only.
+inline constexpr std::string_view kSimGridEngineName = "message";
+
+// In the order --help lists them; the first is the reference the others are checked against (where it is
+// built).
 const std::vector<const Engine*>& registeredEngines();
 
 // What "auto" runs: the step engine.
 const Engine& automaticEngine();
 
 // The engine `name` names ("auto" or a registered name); InvalidArgument(`field`, ...) naming the known
-// ones, and the nearest, for anything else.
+// ones, and the nearest, for anything else, and saying so where it is SimGrid's in a build without it.
 const Engine& engineNamed(std::string_view name, const std::string& field);
 
 // The --engine option's help, alike in every command that has it.

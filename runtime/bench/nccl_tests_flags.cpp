@@ -13,7 +13,7 @@ struct FlagWithoutMeaning {
 
 constexpr FlagWithoutMeaning kFlagsWithoutMeaning[] = {
     {"-t,--nthreads", "1", "threads per process, each driving its own GPUs: ddlrun runs one rank per process (mpi, nccl) or "
-                           "per thread (--transport threads or cuda-peer, --ranks N)"},
+                           "per thread (--transport threads, cuda-peer or nccl-threads, --ranks N)"},
     {"-m,--agg_iters", "1", "collectives launched as one group per timed iteration: ddlrun waits for each run before the next"},
     {"-p,--parallel_init", "0", "communicators created by the threads at once: ddlrun has one thread per rank"},
     {"-r,--root", "0", "the root of broadcast, reduce, gather and scatter: ddlrun bench's collectives have none"},

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "common/invalid_argument.hpp"
 
@@ -63,5 +65,7 @@ double smallestFreeGpuMemoryBytes(const std::vector<int>& devices) {
   }
   return smallest;
 }
+
+void widenCudaWorkQueues() { setenv("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(kCudaWorkQueues).c_str(), 0); }
 
 }  // namespace ddl

@@ -25,4 +25,11 @@ bool isDeviceMemory(const void* pointer);
 // is left current.
 double smallestFreeGpuMemoryBytes(const std::vector<int>& devices);
 
+// Before this process makes its first CUDA context: 32 hardware work queues per device, CUDA's most, in
+// place of its default 8 (CUDA_DEVICE_MAX_CONNECTIONS, unless the environment sets it already). The CUDA
+// peer transport runs a stream per sender, receiver and channel beside each rank's compute stream; on 8
+// queues a copy lands behind an emulated compute kernel it does not depend on.
+void widenCudaWorkQueues();
+inline constexpr int kCudaWorkQueues = 32;
+
 }  // namespace ddl

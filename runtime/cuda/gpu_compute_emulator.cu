@@ -34,6 +34,10 @@ GpuComputeEmulator::GpuComputeEmulator(int device) : device_(device) {
   DDL_CUDA(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device_));
   DDL_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   DDL_CUDA(cudaEventCreate(&started_));
+  // Loaded now, not at the first phase's launch (CUDA loads kernels lazily): loading mid-run may wait for
+  // the device, and so for a transport's kernel that waits for a peer.
+  cudaFuncAttributes attributes;
+  DDL_CUDA(cudaFuncGetAttributes(&attributes, busyWait));
 }
 
 GpuComputeEmulator::~GpuComputeEmulator() {

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "runtime/cuda/cuda_error.hpp"
+#include "runtime/reduce_alignment.hpp"
 
 namespace ddl {
 namespace {
@@ -150,7 +151,7 @@ int blocksFor(std::size_t work) {
   return static_cast<int>(needed < static_cast<std::size_t>(maximum) ? (needed > 0 ? needed : 1) : maximum);
 }
 
-std::uintptr_t misalignment(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16; }
+std::size_t misalignment(const void* pointer) { return reduceMisalignment(pointer); }
 
 template <class T, class Op>
 void launch(void* out, const void* a, const void* b, std::size_t count, cudaStream_t stream) {
@@ -159,7 +160,7 @@ void launch(void* out, const void* a, const void* b, std::size_t count, cudaStre
   const T* y = static_cast<const T*>(b);
   if (misalignment(out) == misalignment(a) && misalignment(out) == misalignment(b)) {
     constexpr std::size_t kPer = Vector<T>::kElements;
-    const std::size_t head = misalignment(out) == 0 ? 0 : std::min(count, (16 - misalignment(out)) / sizeof(T));
+    const std::size_t head = misalignment(out) == 0 ? 0 : std::min(count, (kReduceVectorBytes - misalignment(out)) / sizeof(T));
     const std::size_t vectors = (count - head) / kPer;
     reduceVectors<T, Op><<<blocksFor(vectors > head ? vectors : head), kThreads, 0, stream>>>(o, x, y, count, head, vectors);
   } else {
@@ -224,6 +225,41 @@ void launchDivide(void* data, std::size_t count, DataType type, int divisor, cud
     case DataType::Int32: return launchDivideAs<std::int32_t>(data, count, divisor, stream);
     case DataType::Int64: return launchDivideAs<std::int64_t>(data, count, divisor, stream);
   }
+}
+
+namespace {
+
+// cudaFuncGetAttributes loads a kernel where CUDA loads them lazily (the default since CUDA 12.2).
+template <class Kernel>
+void load(Kernel* kernel) {
+  cudaFuncAttributes attributes;
+  DDL_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+}
+
+template <class T>
+void loadKernelsOf() {
+  load(reduceVectors<T, Sum>);
+  load(reduceElements<T, Sum>);
+  load(reduceVectors<T, Product>);
+  load(reduceElements<T, Product>);
+  load(reduceVectors<T, Min>);
+  load(reduceElements<T, Min>);
+  load(reduceVectors<T, Max>);
+  load(reduceElements<T, Max>);
+  load(divideElements<T>);
+}
+
+}  // namespace
+
+void loadReduceKernels() {
+  loadKernelsOf<float>();
+  loadKernelsOf<double>();
+  loadKernelsOf<__nv_bfloat16>();
+  loadKernelsOf<__half>();
+  loadKernelsOf<std::int8_t>();
+  loadKernelsOf<std::uint8_t>();
+  loadKernelsOf<std::int32_t>();
+  loadKernelsOf<std::int64_t>();
 }
 
 }  // namespace ddl

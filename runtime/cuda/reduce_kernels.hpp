@@ -20,6 +20,11 @@ void launchReduce(void* out, const void* a, const void* b, std::size_t count, Da
 // Enqueues data[i] /= divisor (an average's last step, as NCCL's ncclAvg: integers divide truncating).
 void launchDivide(void* data, std::size_t count, DataType type, int divisor, cudaStream_t stream);
 
+// Loads every kernel above on the current device now. CUDA loads kernels lazily by default (since 12.2), at
+// their first launch, and loading may wait for the device: mid-run, for an NCCL kernel that waits for a peer
+// that waits for this rank. The GPU transports call it as they start.
+void loadReduceKernels();
+
 // Whether launchReduce would use 16-byte vectors for these pointers (for tests and benchmarks).
 bool sumIsVectorised(const void* out, const void* a, const void* b, DataType type);
 

@@ -14,6 +14,7 @@ CudaPeerEngine::CudaPeerEngine(int ranks) {
   if (devices_ < 1) throw TransportError("no CUDA device");
   for (int a = 0; a < devices_; ++a) {
     CurrentDevice current(a);
+    loadReduceKernels();
     for (int b = 0; b < devices_; ++b) {
       int possible = 0;
       if (a != b && cudaDeviceCanAccessPeer(&possible, a, b) == cudaSuccess && possible) {

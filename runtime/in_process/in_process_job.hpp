@@ -7,9 +7,7 @@
 
 namespace ddl {
 
-// Returns the largest of the ranks' exit statuses. If a rank throws InvalidArgument, the first one is
-// rethrown once every thread has ended (the checks that throw it fail alike on every rank). Any other
-// exception ends the process through the rank's abortJob, as a crashed MPI rank ends its job.
+// Returns the largest of the ranks' exit statuses; failures as runRankThreads (rank_threads.hpp) says.
 int runInProcess(int ranks, InProcessEngine& engine, const RankJob& job);
 
 // The threads transport: options.ranks threads, host memory, memcpy.

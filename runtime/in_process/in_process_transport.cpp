@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "runtime/in_flight.hpp"
+#include "runtime/in_process/rank_threads.hpp"
 
 namespace ddl {
 
@@ -52,11 +53,6 @@ void InProcessTransport::waitSome(std::chrono::milliseconds patience, std::vecto
   }
 }
 
-void InProcessTransport::abortJob(const std::string& message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
-  std::fflush(stderr);
-  std::_Exit(3);
-}
+void InProcessTransport::abortJob(const std::string& message) { endProcessForRank(rank_, message); }
 
 }  // namespace ddl

@@ -26,14 +26,35 @@ bool builtWithCuda() {
 #endif
 }
 
+void prepareProcessForGpus() {
+#ifdef DDLSCALE_WITH_CUDA
+  widenCudaWorkQueues();
+#endif
+}
+
+bool builtWithMpi() {
+#ifdef DDLSCALE_WITH_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
 int checkJob(const TransportEntry& transport, const JobOptions& options, int mpiRanks) {
   const std::string name(transport.name);
-  if (!transport.launch)
-    throw InvalidArgument("--transport", "'" + name +
-                                             "' needs a ddlrun built with CUDA and NCCL (cmake -DDDLSCALE_CUDA=ON); "
-                                             "this one was built without them");
+  if (!transport.launch) {
+    const bool needsMpi = !transport.inOneProcess;
+    std::string missing;
+    if (transport.onGpus && !builtWithCuda()) missing = "CUDA and NCCL (cmake -DDDLSCALE_CUDA=ON)";
+    if (needsMpi && !builtWithMpi()) missing += std::string(missing.empty() ? "" : " and ") + "MPI (cmake -DDDLSCALE_MPI=ON)";
+    throw InvalidArgument("--transport", "'" + name + "' needs a ddlrun built with " + missing + "; this one was built without");
+  }
 #ifdef DDLSCALE_WITH_CUDA
   if (transport.onGpus) requireCudaDevice(transport.name);
+  if (transport.onGpus && transport.inOneProcess && transport.library == "nccl" && options.ranks > cudaDevices())
+    throw InvalidArgument("--ranks", std::to_string(options.ranks) + " ranks for --transport " + name + " and " +
+                                         std::to_string(cudaDevices()) +
+                                         " GPUs visible: NCCL takes one GPU per rank (cuda-peer lets ranks share one)");
 #endif
   if (transport.inOneProcess) {
     if (mpiRanks > 1)
@@ -46,7 +67,8 @@ int checkJob(const TransportEntry& transport, const JobOptions& options, int mpi
     return options.ranks;
   }
   if (options.ranks != 0)
-    throw InvalidArgument("--ranks", "only with a transport that runs every rank in one process (threads, cuda-peer); "
+    throw InvalidArgument("--ranks", "only with a transport that runs every rank in one process (threads, cuda-peer, "
+                                     "nccl-threads); "
                                      "under MPI, mpirun -np sets the ranks");
   return mpiRanks;
 }

@@ -10,7 +10,12 @@
 
 namespace ddl {
 
-bool builtWithCuda();  // whether the GPU transports (nccl, cuda-peer) are in this build
+bool builtWithCuda();  // whether the GPU transports (nccl, cuda-peer, nccl-threads) are in this build
+bool builtWithMpi();   // whether the transports of one MPI process per rank (mpi, nccl) are in this build
+
+// What a process that may run GPU ranks sets before its first CUDA call (widenCudaWorkQueues); nothing in a
+// build without CUDA.
+void prepareProcessForGpus();
 
 // Checks that the options fit this build, this machine (a GPU for the GPU transports) and this launch
 // (mpirun's rank count); throws InvalidArgument naming the option otherwise. Returns the number of ranks the

@@ -17,11 +17,11 @@ void RunFlags::addTo(CLI::App* command) {
   for (const TransportEntry& entry : transports())
     help += "\n  " + std::string(entry.name) + ": " + std::string(entry.summary) + (entry.launch ? "" : " [not in this build]");
   command->add_option("--transport", transport_, help)->capture_default_str();
-  command->add_option("--ranks", ranks_, "With --transport threads or cuda-peer: the number of ranks")
+  command->add_option("--ranks", ranks_, "With --transport threads, cuda-peer or nccl-threads: the number of ranks")
       ->check(CLI::Range(1, 1024));
   command->add_option("-g,--gpus-per-process,--ngpus", gpusPerProcess_,
-                      "nccl-tests' -g: each rank is one process with one GPU under mpirun, so 1 there; with threads or "
-                      "cuda-peer, another name for --ranks")
+                      "nccl-tests' -g: each rank is one process with one GPU under mpirun, so 1 there; with threads, "
+                      "cuda-peer or nccl-threads, another name for --ranks")
       ->check(CLI::Range(1, 1024));
   command->add_option("--piece-bytes", pieceBytes_, "Split steps into pieces of at most this size, pipelined")
       ->capture_default_str();

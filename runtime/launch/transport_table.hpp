@@ -18,7 +18,7 @@ struct TransportEntry {
   bool inOneProcess;         // every rank a thread of one ddlrun (--ranks N), not one MPI process each
   bool onGpus;               // its buffers are in GPU memory: needs CUDA, NCCL and a GPU
   std::string_view library;  // whose own collectives RankContext::library offers ("mpi", "nccl"), or ""
-  LaunchTransportJob launch;  // null where this build lacks it (built without CUDA)
+  LaunchTransportJob launch;  // null where this build lacks it (built without CUDA, or without MPI)
 };
 
 std::span<const TransportEntry> transports();
@@ -26,7 +26,7 @@ std::span<const TransportEntry> transports();
 // The entry named `name`; InvalidArgument("--transport", ...) listing the known ones otherwise.
 const TransportEntry& findTransport(const std::string& name);
 
-// "mpi, nccl, threads or cuda-peer"
+// "mpi, nccl, threads, cuda-peer or nccl-threads"
 std::string transportNames();
 
 }  // namespace ddl

@@ -9,12 +9,14 @@
 #include <exception>
 #include <functional>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "algorithms/io/schedule_file.hpp"
 #include "common/invalid_argument.hpp"
+#include "runtime/rank_context.hpp"
 
 namespace ddl {
 namespace {
@@ -247,10 +249,15 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
   return issue([this, program, send, recv, bytes, count, type, reduction, outOfPlace, shape] {
     if (checkEveryCall_) agreeOnCall(shape);
     if (send != recv && !outOfPlace) copyIn(recv, send, bytes);
-    transport_->reserveChannels(channelsOf(*program));
+    reserveChannelsFor(*program);
     runner_->run(*program, outOfPlace ? send : recv, recv, type, stepOperator(reduction));
     if (reduction == Reduction::Average) transport_->divide(recv, static_cast<std::size_t>(count), type, size_);
   });
+}
+
+void Communicator::reserveChannelsFor(const Program& program, int atLeast) {
+  transport_->reserveChannels(std::max(channelsOf(program), atLeast));
+  transport_->connectPeers(channelPeers(std::span(&program, 1)));
 }
 
 void* Communicator::reduceScatterScratch(std::size_t bytes) {
@@ -282,7 +289,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::reduceScatter(const void* send,
   return issue([this, program, send, recv, blockBytes, recvCount, type, reduction, shape] {
     if (checkEveryCall_) agreeOnCall(shape);
     char* whole = static_cast<char*>(reduceScatterScratch(blockBytes * static_cast<std::size_t>(size_)));
-    transport_->reserveChannels(channelsOf(*program));
+    reserveChannelsFor(*program);
     runner_->run(*program, send, whole, type, stepOperator(reduction));
     char* mine = whole + static_cast<std::size_t>(rank_) * blockBytes;
     if (reduction == Reduction::Average) transport_->divide(mine, static_cast<std::size_t>(recvCount), type, size_);
@@ -302,7 +309,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::allGather(const void* send, voi
   return issue([this, program, send, recv, mine, blockBytes, type, shape] {
     if (checkEveryCall_) agreeOnCall(shape);
     if (send != mine) copyIn(mine, send, blockBytes);
-    transport_->reserveChannels(channelsOf(*program));
+    reserveChannelsFor(*program);
     runner_->run(*program, recv, type);
   });
 }
@@ -322,7 +329,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::broadcast(void* buffer, Element
   std::shared_ptr<const Program> program = programFor(CollectiveKind::AllGather, count, type);
   return issue([this, program, buffer, count, type, root, shape] {
     agreeOnCall(shape);
-    transport_->reserveChannels(std::max(channelsOf(*program), kScatterChannel + 1));
+    reserveChannelsFor(*program, kScatterChannel + 1);
     scatterBlocks(static_cast<char*>(buffer), count, type, root);
     runner_->run(*program, buffer, type);
   });
@@ -506,7 +513,14 @@ void Communicator::copyIn(void* to, const void* from, std::size_t bytes) {
     transport_->copy(to, from, bytes);
 }
 
-std::shared_ptr<CollectiveOutcome> Communicator::issue(std::function<void()> work) {
+std::shared_ptr<CollectiveOutcome> Communicator::issue(std::function<void()> call) {
+  // A GPU communicator's streams are its own: what the caller queued before the call (on the default stream,
+  // or a blocking stream, which the default stream waits for) is ordered before the call's first message,
+  // which in place is sent from the caller's own buffer.
+  std::function<void()> work = [this, call = std::move(call)] {
+    transport_->orderAfterCallersWork();
+    call();
+  };
   auto completion = std::make_shared<CollectiveOutcome>();
   if (!threaded_) {
     work();

@@ -114,9 +114,13 @@ class Communicator {
   void agreeOnChoice(CollectiveKind kind, const std::function<CollectiveChoice()>& make);
   CollectiveChoice algorithmChoice(CollectiveKind kind, const std::string& name, const std::string& options) const;
   std::shared_ptr<const Program> programFor(CollectiveKind kind, Elements count, DataType type);
-  // Runs `work` after everything issued before it: on the worker, or here.
-  std::shared_ptr<CollectiveOutcome> issue(std::function<void()> work);
+  // Runs `call` after everything issued before it (on the worker, or here), and on the GPU after the
+  // caller's work queued on the default stream (Transport::orderAfterCallersWork).
+  std::shared_ptr<CollectiveOutcome> issue(std::function<void()> call);
   void workLoop();
+  // Before a run of `program`, on every rank alike: its channels (at least `atLeast`) reserved, and this
+  // rank connected to its peers on them (Transport::connectPeers).
+  void reserveChannelsFor(const Program& program, int atLeast = 0);
   // Rank `root` sends block r of `buffer` to rank r and waits until every block is where it goes.
   void scatterBlocks(char* buffer, Elements count, DataType type, Rank root);
   // The lowest and the highest of every rank's `value`, gathered at rank 0 and sent back: in the

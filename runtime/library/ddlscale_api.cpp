@@ -20,6 +20,7 @@
 
 #ifdef DDLSCALE_WITH_CUDA
 #include "runtime/cuda/cuda_devices.hpp"
+#include "runtime/nccl/nccl_mpi_bootstrap.hpp"
 #include "runtime/nccl/nccl_transport.hpp"
 #endif
 
@@ -310,7 +311,7 @@ ddl_result ddl_comm_init_nccl(MPI_Comm mpi_comm, ddl_comm* comm) {
     if (!everyRankHasOne)
       throw Unsupported(why.empty() ? "another rank sees no CUDA GPU" : "this rank sees no CUDA GPU: " + why);
     auto control = ddl::MpiTransport::overDuplicateOf(mpi_comm, ddl::Communicator::kDefaultTimeout);
-    auto data = std::make_unique<ddl::NcclTransport>(control->communicator());
+    auto data = std::make_unique<ddl::NcclTransport>(std::make_unique<ddl::NcclMpiBootstrap>(control->communicator()));
     *comm = commHandle(std::make_unique<ddl_comm_s>(
         ddl_comm_s{std::make_unique<ddl::Communicator>(std::move(data), mpiThreadMultiple(), std::move(control)), true}));
 #else

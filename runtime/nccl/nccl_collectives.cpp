@@ -1,7 +1,5 @@
 #include "runtime/nccl/nccl_collectives.hpp"
 
-#include <optional>
-
 #include "runtime/cuda/cuda_error.hpp"
 
 namespace ddl {
@@ -44,9 +42,7 @@ void NcclCollectives::run(CollectiveKind kind, void* buffer, Elements count, Dat
       DDL_NCCL(ncclAllGather(mine, buffer, block, ncclType(type), comm, stream));
       break;
   }
-  std::optional<SilenceWatchdog::Wait> wait;
-  if (transport_.watchdog())
-    wait.emplace(*transport_.watchdog(), "the NCCL baseline's collective", SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
+  const auto wait = transport_.bootstrap().waitingIn("the NCCL baseline's collective", true);
   transport_.waitForStream(stream);
 }
 

@@ -3,11 +3,13 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/gpu_compute_emulator.hpp"
 #include "runtime/mpi/mpi_world.hpp"
 #include "runtime/nccl/nccl_collectives.hpp"
+#include "runtime/nccl/nccl_mpi_bootstrap.hpp"
 #include "runtime/nccl/nccl_transport.hpp"
 
 namespace ddl {
@@ -16,7 +18,7 @@ int launchNcclJob(const JobOptions& options, const RankJob& job) {
   requireCudaDevice("nccl");
   MpiWorld world(MPI_COMM_WORLD, options.watchdog);
   try {
-    NcclTransport transport(MPI_COMM_WORLD, options.watchdog);
+    NcclTransport transport(std::make_unique<NcclMpiBootstrap>(MPI_COMM_WORLD, options.watchdog));
     GpuComputeEmulator compute(transport.device());
     NcclCollectives nccl(transport);
     RankContext context{world, transport, compute, &nccl};

@@ -1,5 +1,6 @@
 #pragma once
-// The nccl transport's jobs: one rank per MPI process, one GPU each, NCCL point-to-point.
+// The NCCL transports' jobs, one GPU per rank, NCCL point-to-point: `nccl`, one rank per MPI process (built
+// with MPI), and `nccl-threads`, the ranks as threads of this process (every build with CUDA).
 
 #include "runtime/rank_context.hpp"
 
@@ -7,5 +8,8 @@ namespace ddl {
 
 // MPI must be initialised. A rank on which NCCL fails ends the job with status 3, through the watchdog.
 int launchNcclJob(const JobOptions& options, const RankJob& job);
+
+// options.ranks threads, rank r on GPU r; a rank on which NCCL fails ends the process with status 3.
+int launchNcclThreadsJob(const JobOptions& options, const RankJob& job);
 
 }  // namespace ddl

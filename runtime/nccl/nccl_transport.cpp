@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/cuda_error.hpp"
@@ -11,49 +12,45 @@
 #include "runtime/in_flight.hpp"
 
 namespace ddl {
-namespace {
-
-// This process's index among the job's processes on its node.
-int localRank(MPI_Comm communicator) {
-  MPI_Comm node;
-  MPI_Comm_split_type(communicator, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  return local;
-}
-
-}  // namespace
 
 void checkNccl(ncclResult_t result, const char* call) {
   if (result != ncclSuccess && result != ncclInProgress)
     throw TransportError(std::string(call) + ": " + ncclGetErrorString(result));
 }
 
-NcclTransport::NcclTransport(MPI_Comm communicator, SilenceWatchdog* watchdog) : mpi_(communicator), watchdog_(watchdog) {
-  MPI_Comm_rank(mpi_, &rank_);
-  MPI_Comm_size(mpi_, &size_);
+NcclTransport::NcclTransport(std::unique_ptr<NcclBootstrap> bootstrap)
+    : bootstrap_(std::move(bootstrap)), rank_(bootstrap_->rank()), size_(bootstrap_->size()) {
   int devices = 0;
   DDL_CUDA(cudaGetDeviceCount(&devices));
-  int local = 0;
-  watched("finding the ranks on this node (MPI_Comm_split_type)", [&] { local = localRank(mpi_); });
-  device_ = local % devices;
+  device_ = bootstrap_->device(devices);
   DDL_CUDA(cudaSetDevice(device_));
+  loadReduceKernels();
   DDL_CUDA(cudaStreamCreateWithFlags(&reduceStream_, cudaStreamNonBlocking));
-  ncclUniqueId id;
-  if (rank_ == 0) DDL_NCCL(ncclGetUniqueId(&id));
-  watched("the broadcast of NCCL's unique id", [&] { MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, mpi_); });
+  DDL_CUDA(cudaMalloc(&connectionBytes_, 2));
+  DDL_CUDA(cudaEventCreateWithFlags(&callersWork_, cudaEventDisableTiming));
+  const ncclUniqueId id = bootstrap_->uniqueId();
   ncclComm_t first;
-  watched("ncclCommInitRank", [&] { DDL_NCCL(ncclCommInitRank(&first, size_, id, rank_)); });
+  {
+    const auto wait = bootstrap_->waitingIn("ncclCommInitRank", true);
+    DDL_NCCL(ncclCommInitRank(&first, size_, id, rank_));
+  }
   addChannel(first);
 }
 
 NcclTransport::~NcclTransport() {
+  // With work in flight (a wait that failed, an exception past a run) ncclCommDestroy would wait for kernels
+  // that wait for peers: those communicators are aborted instead.
+  const bool idle = inFlight_.empty() && unissued_.empty();
   for (const ChannelLane& lane : channels_) {
-    ncclCommDestroy(lane.comm);
+    if (idle)
+      ncclCommDestroy(lane.comm);
+    else
+      ncclCommAbort(lane.comm);
     cudaStreamDestroy(lane.stream);
   }
   cudaStreamDestroy(reduceStream_);
+  cudaFree(connectionBytes_);
+  cudaEventDestroy(callersWork_);
 }
 
 const NcclTransport::ChannelLane& NcclTransport::firstLane() const {
@@ -72,9 +69,42 @@ void NcclTransport::addChannel(ncclComm_t comm) {
 void NcclTransport::reserveChannels(int channels) {
   while (static_cast<int>(channels_.size()) < channels) {
     ncclComm_t comm;
-    watched("ncclCommSplit", [&] { DDL_NCCL(ncclCommSplit(channels_.front().comm, 0, rank_, &comm, nullptr)); });
+    {
+      const auto wait = bootstrap_->waitingIn("ncclCommSplit", true);
+      DDL_NCCL(ncclCommSplit(channels_.front().comm, 0, rank_, &comm, nullptr));
+    }
     addChannel(comm);
   }
+}
+
+void NcclTransport::connectPeers(const ChannelPeers& peers) {
+  // A byte each way with every peer not connected yet, one group per channel, channels in order: every
+  // pair's ncclGroupEnd meets its peer's on the same channel, after both have finished the channels below.
+  for (std::size_t c = 0; c < peers.size(); ++c) {
+    const auto channel = static_cast<Channel>(c);
+    std::vector<Rank> fresh;
+    for (Rank peer : peers[c])
+      if (connected_.insert({channel, peer}).second) fresh.push_back(peer);
+    if (fresh.empty()) continue;
+    if (c >= channels_.size()) throw TransportError("channel " + std::to_string(c) + " was not reserved");
+    const ChannelLane& lane = channels_[c];
+    {
+      const auto wait = bootstrap_->waitingIn("connecting NCCL's peers", true);
+      DDL_NCCL(ncclGroupStart());
+      for (Rank peer : fresh) {
+        DDL_NCCL(ncclSend(connectionBytes_, 1, ncclUint8, peer, lane.comm, lane.stream));
+        DDL_NCCL(ncclRecv(connectionBytes_ + 1, 1, ncclUint8, peer, lane.comm, lane.stream));
+      }
+      DDL_NCCL(ncclGroupEnd());
+    }
+    waitForStream(lane.stream);
+  }
+}
+
+void NcclTransport::orderAfterCallersWork() {
+  DDL_CUDA(cudaEventRecord(callersWork_, cudaStreamLegacy));
+  for (const ChannelLane& lane : channels_) DDL_CUDA(cudaStreamWaitEvent(lane.stream, callersWork_, 0));
+  DDL_CUDA(cudaStreamWaitEvent(reduceStream_, callersWork_, 0));
 }
 
 void NcclTransport::adoptThread() { DDL_CUDA(cudaSetDevice(device_)); }
@@ -143,8 +173,7 @@ void NcclTransport::waitForStream(cudaStream_t stream) {
 void NcclTransport::waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) {
   issueGroups();
   if (inFlight_.empty()) throw TransportError("waiting with nothing in flight");
-  std::optional<SilenceWatchdog::Wait> wait;
-  if (watchdog_) wait.emplace(*watchdog_, "a schedule's NCCL operations");
+  const auto wait = bootstrap_->waitingIn("a schedule's NCCL operations", false);
   const auto deadline = std::chrono::steady_clock::now() + patience;
   const std::size_t before = finished.size();
   while (true) {
@@ -160,11 +189,8 @@ void NcclTransport::waitSome(std::chrono::milliseconds patience, std::vector<Req
 void NcclTransport::abortJob(const std::string& message) {
   for (const ChannelLane& lane : channels_) ncclCommAbort(lane.comm);
   channels_.clear();
-  if (watchdog_) watchdog_->stopJob(message);
-  std::fprintf(stderr, "ddlrun: rank %d: %s\n", rank_, message.c_str());
-  std::fflush(stderr);
-  MPI_Abort(mpi_, 3);
-  std::abort();  // MPI_Abort does not return
+  bootstrap_->endJob(message);
+  std::abort();  // endJob does not return; the compiler cannot see that through the virtual call
 }
 
 void* NcclTransport::allocate(std::size_t bytes) {

@@ -1,6 +1,6 @@
 #pragma once
-// The Transport over NCCL point-to-point: one MPI process per rank, each on one GPU (the process's local
-// rank among those on its node, modulo the node's GPUs). NCCL has no message tags, so each channel gets
+// The Transport over NCCL point-to-point: each rank on one GPU of its own, the ranks MPI processes or the
+// threads of one process (NcclBootstrap says which, and how they meet). NCCL has no message tags, so each channel gets
 // its own communicator (ncclCommSplit of the first) and its own stream. Sends and receives posted between
 // two waits are issued as one NCCL group per channel (ncclGroupStart; ncclSend/ncclRecv ...; ncclGroupEnd)
 // on that channel's stream, followed by an event: NCCL lets operations progress together only inside one
@@ -8,29 +8,29 @@
 // holds back every later group on its stream until it has finished as a whole; one stream for all
 // channels would deadlock schedules whose channels wait on each other crosswise (the double binary
 // tree's two trees do, tests/runtime/nccl_group_semantics.hpp shows how). Reductions run as launchReduce on
-// a stream of their own; a wait polls the events. MPI bootstraps the communicator and aborts the job; with
-// a SilenceWatchdog, every blocking call of the setup (NCCL's among them) is watched, so that a peer that
-// never joins ends the job, named.
+// a stream of their own; a wait polls the events. The bootstrap shares NCCL's unique id and ends the job;
+// every blocking call of the setup (NCCL's among them) is announced to it, so that under MPI's watchdog a
+// peer that never joins ends the job, named.
 
 #include <cuda_runtime_api.h>
-#include <mpi.h>
 #include <nccl.h>
 
 #include <map>
+#include <set>
+#include <utility>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "runtime/completion.hpp"
-#include "runtime/mpi/silence_watchdog.hpp"
+#include "runtime/nccl/nccl_bootstrap.hpp"
 #include "runtime/transport.hpp"
 
 namespace ddl {
 
 class NcclTransport final : public Transport {
  public:
-  // Every rank of `communicator` constructs it together. Throws TransportError if the GPU or NCCL fails.
-  explicit NcclTransport(MPI_Comm communicator, SilenceWatchdog* watchdog = nullptr);
+  // Every rank of the bootstrap's job constructs it together. Throws TransportError if the GPU or NCCL fails.
+  explicit NcclTransport(std::unique_ptr<NcclBootstrap> bootstrap);
   ~NcclTransport() override;
   NcclTransport(const NcclTransport&) = delete;
   NcclTransport& operator=(const NcclTransport&) = delete;
@@ -42,7 +42,7 @@ class NcclTransport final : public Transport {
   // TransportError once an asynchronous error has aborted the communicators.
   ncclComm_t communicator() const { return firstLane().comm; }
   cudaStream_t stream() const { return firstLane().stream; }
-  SilenceWatchdog* watchdog() const { return watchdog_; }
+  NcclBootstrap& bootstrap() const { return *bootstrap_; }
   // Waits until the work issued so far on `stream` is done, asking NCCL for its asynchronous errors
   // meanwhile: a failure inside NCCL (on every rank at once, which the watchdog takes for slowness) ends the
   // wait with a TransportError, where cudaStreamSynchronize would block forever.
@@ -54,6 +54,8 @@ class NcclTransport final : public Transport {
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& finished) override;
   [[noreturn]] void abortJob(const std::string& message) override;
   void reserveChannels(int channels) override;
+  void connectPeers(const ChannelPeers& peers) override;
+  void orderAfterCallersWork() override;
   void adoptThread() override;
 
   bool memoryIsHost() const override { return false; }
@@ -83,22 +85,15 @@ class NcclTransport final : public Transport {
   void issueGroups();
   void checkAsyncErrors();
 
-  // Runs `call`, blocking, as a wait the watchdog watches: NCCL's setup is a library collective, which
-  // may take long while every rank takes part in it.
-  template <class Call>
-  void watched(const char* what, Call&& call) {
-    std::optional<SilenceWatchdog::Wait> wait;
-    if (watchdog_) wait.emplace(*watchdog_, what, SilenceWatchdog::Patience::WhileEveryRankWaitsToo);
-    call();
-  }
-
-  MPI_Comm mpi_;
-  SilenceWatchdog* watchdog_;
+  std::unique_ptr<NcclBootstrap> bootstrap_;
   Rank rank_ = 0;
   int size_ = 1;
   int device_ = 0;
   cudaStream_t reduceStream_ = nullptr;
+  cudaEvent_t callersWork_ = nullptr;  // recorded on the default stream by orderAfterCallersWork
   std::vector<ChannelLane> channels_;  // indexed by channel
+  std::set<std::pair<Channel, Rank>> connected_;  // by connectPeers
+  char* connectionBytes_ = nullptr;               // on the GPU: the byte each connection sends, and one to receive into
   RequestId next_ = 0;
   std::map<Channel, std::vector<Posted>> unissued_;  // posted since the last wait, by channel
   std::vector<std::pair<RequestId, std::shared_ptr<Completion>>> inFlight_;

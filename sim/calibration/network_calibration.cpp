@@ -9,7 +9,7 @@
 #include "algorithms/schedule/collective.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/limits.hpp"
-#include "sim/simgrid/collective_on_simgrid.hpp"
+#include "sim/registered_engines.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/simulation_memory.hpp"
 #include "topologies/cluster.hpp"
@@ -158,6 +158,8 @@ Topology withLevel(Topology topology, LinkLevel level, double latencySeconds, do
 
 NetworkCalibration calibrateLevel(const Topology& topology, LinkLevel level, const std::vector<MeasuredSweep>& sweeps, int jobs) {
   const std::string levelName = level == LinkLevel::Network ? "network" : "node";
+  // SimGrid's engine, the reference, runs the probes (refused by name in a build without it).
+  const Engine& simgrid = engineNamed(kSimGridEngineName, "calibrate network: the engine");
   const std::vector<Row> rows = rowsOf(topology, sweeps);
   if (rows.size() < 3)
     throw InvalidArgument("calibrate network: measured rows",
@@ -183,9 +185,9 @@ NetworkCalibration calibrateLevel(const Topology& topology, LinkLevel level, con
     std::vector<std::function<std::vector<double>()>> tasks;
     for (const Row& row : rows)
       for (const auto& [l, b] : settings)
-        tasks.emplace_back([&row, level, l = l, b = b] {
+        tasks.emplace_back([&row, &simgrid, level, l = l, b = b] {
           const Cluster cluster(withLevel(row.topology, level, l, b), row.spec.ranks, Placement::Packed);
-          return std::vector<double>{simulateCollective(makeSchedule(*row.algorithm, row.spec, row.options), cluster).seconds};
+          return std::vector<double>{simgrid.collective(makeSchedule(*row.algorithm, row.spec, row.options), cluster).seconds};
         });
     return inFreshProcesses(tasks, jobs);
   };

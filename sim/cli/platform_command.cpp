@@ -13,9 +13,11 @@
 #include "common/output_file.hpp"
 #include "common/scratch_file.hpp"
 #include "sim/cli/topology_flags.hpp"
+#ifdef DDLSCALE_WITH_SIMGRID
 #include "sim/simgrid/platform_xml.hpp"
 #include "sim/simgrid/platform_xml_check.hpp"
 #include "sim/simgrid/simulated_platform.hpp"
+#endif
 
 namespace ddl {
 namespace {
@@ -44,6 +46,7 @@ void describeRoute(std::ostream& out, const Cluster& cluster, Rank to) {
   out << line << links << "\n";
 }
 
+#ifdef DDLSCALE_WITH_SIMGRID
 // A route or zoneRoute of the SimGrid file takes about 300 bytes (measured: 273 on average at 256 Minsky GPUs).
 constexpr double kXmlBytesPerRoute = 300;
 constexpr double kMaxXmlBytes = 1e9;
@@ -56,6 +59,13 @@ constexpr double kLoadSecondsPerSquaredGpu = 107.0 / (16384.0 * 16384.0);
 // The file is written to a scratch file first and loaded back into SimGrid (platform_xml_check): only a file
 // SimGrid routes as the cluster does is put out.
 void writeVerifiedXml(const std::string& out, const Cluster& cluster) {
+  const double routes = static_cast<double>(simGridXmlRouteCount(cluster));
+  if (kXmlBytesPerRoute * routes > kMaxXmlBytes)
+    throw InvalidArgument("--nodes", "the SimGrid file of " + std::to_string(cluster.nodes()) + " nodes, " +
+                                         std::to_string(cluster.topology().network.nodesPerLeaf) + " per leaf, lists " +
+                                         std::to_string(static_cast<long long>(routes)) + " routes (a route per pair of GPUs in a node, of nodes in a leaf, and of leaves): about " +
+                                         formatBytes(kXmlBytesPerRoute * routes) + ", more than the " +
+                                         formatBytes(kMaxXmlBytes) + " this export writes");
   std::ostringstream text;
   writeSimGridXml(text, cluster, SimulatedPlatform::kHostSpeed, 1024);
   const double hosts = cluster.hosts();
@@ -68,6 +78,13 @@ void writeVerifiedXml(const std::string& out, const Cluster& cluster) {
   writeOutput(out, [&](std::ostream& file) { file << text.str(); });
 }
 
+#else
+void writeVerifiedXml(const std::string&, const Cluster&) {
+  throw InvalidArgument("--xml", "needs a ddlsim built with SimGrid (cmake -DDDLSCALE_SIMGRID=ON), which reads the file back "
+                                 "to verify it; this one was built without");
+}
+#endif
+
 int runPlatform(const PlatformArguments& args) {
   const Topology topology = args.topology.load("topology");
   const long long hosts = static_cast<long long>(args.nodes) * topology.node.gpus;
@@ -75,12 +92,6 @@ int runPlatform(const PlatformArguments& args) {
     throw InvalidArgument("--nodes", std::to_string(args.nodes) + " nodes of " + std::to_string(topology.node.gpus) +
                                          " GPUs are " + std::to_string(hosts) + " GPUs; at most " + std::to_string(kMaxRanks));
   const Cluster cluster(topology, static_cast<int>(hosts), args.topology.placement());
-  if (const double routes = static_cast<double>(simGridXmlRouteCount(cluster)); args.xml && kXmlBytesPerRoute * routes > kMaxXmlBytes)
-    throw InvalidArgument("--nodes", "the SimGrid file of " + std::to_string(cluster.nodes()) + " nodes, " +
-                                         std::to_string(topology.network.nodesPerLeaf) + " per leaf, lists " +
-                                         std::to_string(static_cast<long long>(routes)) + " routes (a route per pair of GPUs in a node, of nodes in a leaf, and of leaves): about " +
-                                         formatBytes(kXmlBytesPerRoute * routes) + ", more than the " +
-                                         formatBytes(kMaxXmlBytes) + " this export writes");
   if (args.xml) {
     writeVerifiedXml(args.out, cluster);
     return 0;

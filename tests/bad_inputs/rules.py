@@ -34,6 +34,7 @@ COMMANDS = [
     "analysis/validate_calibration", "analysis/tune_this_machine", "analysis/measure_job_speed",
     "runtime/emulated_cluster/cluster",
     "scripts/build", "scripts/fuzz", "scripts/install-dependencies", "scripts/main", "scripts/test", "scripts/validate-gpu",
+    "scripts/carry-dependencies", "scripts/check-gpu-build",
     "scripts/slurm/ddlsim-sweep.sbatch", "scripts/slurm/ddlrun-bench.sbatch", "scripts/slurm/ddlrun-train.sbatch",
     "python3 -m ddlscale_torch.profile", "python3 -m ddlscale_torch.train",
 ]
@@ -55,7 +56,8 @@ def each(commands, holder):
     return [(command, holder) for command in commands]
 
 
-SCRIPTS = ["scripts/build", "scripts/fuzz", "scripts/install-dependencies", "scripts/main", "scripts/test", "scripts/validate-gpu"]
+SCRIPTS = ["scripts/build", "scripts/fuzz", "scripts/install-dependencies", "scripts/main", "scripts/test", "scripts/validate-gpu",
+           "scripts/carry-dependencies", "scripts/check-gpu-build"]
 LISTINGS = ["ddlsim algorithms", "ddlsim effects"]
 ORCHESTRATORS = ["analysis/compare_on_emulated_cluster", "analysis/tune_on_emulated_cluster", "analysis/train_on_emulated_cluster",
                  "analysis/validate_calibration", "analysis/tune_this_machine"]
@@ -166,6 +168,8 @@ RULES = {
               "not applicable: a fixed build and test plan"),
         ("scripts/fuzz", "not applicable: runs for the SECONDS it is given"),
         ("scripts/validate-gpu", "not applicable: a fixed plan sized to one GPU"),
+        ("scripts/carry-dependencies", "not applicable: copies five named packages' files, 6 MiB, and refuses a folder over 64 MiB"),
+        ("scripts/check-gpu-build", "not applicable: a fixed build and test plan"),
         ("scripts/slurm/ddlsim-sweep.sbatch", "not applicable: plans with ddlsim --dry-run, and each task is ddlsim, whose "
                                               "entries hold it"),
         ("scripts/slurm/ddlrun-bench.sbatch", "not applicable: hands its arguments to ddlrun bench, whose entries hold them"),

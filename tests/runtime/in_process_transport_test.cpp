@@ -1,7 +1,8 @@
 // The in-process transport, ranks as threads of one process on host memory: every algorithm exact at
 // several rank counts and types; the two sides of a message must agree on its size; a wait for a peer
-// that never sends ends at its deadline; under NCCL's group semantics every algorithm still completes
-// exactly, so the NCCL transport's way of grouping messages cannot deadlock a schedule; and out of place
+// that never sends ends at its deadline; under NCCL's group semantics and its lazy connections every
+// algorithm still completes exactly, so the NCCL transport's way of grouping messages and connecting peers
+// cannot deadlock a schedule (and without connecting first, the double binary tree would); and out of place
 // ends as in place where a program's steps straddle what earlier steps wrote.
 
 #include <gtest/gtest.h>
@@ -39,18 +40,43 @@ TEST_P(EveryRankCount, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
   for (const testing::ExactnessResult& result : results) EXPECT_EQ(result.wrong, 0) << result.description;
 }
 
+// NCCL's groups, and its connections made lazily inside ncclGroupEnd: the peers connected first
+// (Transport::connectPeers, from reserveChannels), no rank ever waits there for a peer that waits for it.
 TEST_P(EveryRankCount, UnderNcclGroupSemanticsEveryAlgorithmCompletesExactly) {
   const int ranks = GetParam();
   HostEngine engine;
+  testing::LazyConnections connections(std::chrono::milliseconds(5000));
   std::vector<testing::ExactnessResult> results;
   runInProcess(ranks, engine, [&](RankContext& context) {
-    testing::NcclGroupSemantics grouped(context.transport);
+    testing::NcclGroupSemantics grouped(context.transport, &connections);
     auto mine = testing::runEveryAlgorithm(context.world, grouped, {DataType::Float32}, countsFor(ranks), kRun);
     if (context.world.rank() == 0) results = std::move(mine);
     return 0;
   });
   ASSERT_FALSE(results.empty());
   for (const testing::ExactnessResult& result : results) EXPECT_EQ(result.wrong, 0) << result.description;
+  EXPECT_EQ(connections.stalls(), 0);
+}
+
+// Why the peers are connected first: the double binary tree's two trees run on two channels, and a rank
+// that issues its first message on one channel waits inside ncclGroupEnd for a peer whose first message is
+// on the other, which waits for it. Issued a channel at a time without connecting first, it stalls.
+TEST(NcclLazyConnections, WithoutConnectingFirstTheDoubleBinaryTreeStalls) {
+  for (const int ranks : {4, 8}) {
+    HostEngine engine;
+    testing::LazyConnections connections(std::chrono::milliseconds(200));
+    runInProcess(ranks, engine, [&](RankContext& context) {
+      testing::NcclGroupSemantics grouped(context.transport, &connections, false);
+      const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "double-binary-tree"),
+                                             {CollectiveKind::Allreduce, ranks, 1 << 12, 4}, {});
+      const Program program = schedule.program(context.world.rank());
+      reserveChannels(context.world, grouped, std::span(&program, 1));
+      TransportBuffer buffer(grouped, std::size_t{4} << 12);
+      ProgramRunner(grouped, kRun).run(program, buffer.data(), DataType::Float32);
+      return 0;
+    });
+    EXPECT_GT(connections.stalls(), 0) << ranks << " ranks";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EveryRankCount, ::testing::Values(1, 2, 3, 4, 5, 6, 8, 12),

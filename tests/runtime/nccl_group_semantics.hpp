@@ -6,10 +6,20 @@
 // does the same on top of an in-process one: a schedule that completes here cannot deadlock on NCCL
 // through the way the runtime groups its messages. Reductions run on a stream of their own in
 // NcclTransport and pass straight through.
+//
+// With LazyConnections it also connects as NCCL does: a pair of ranks on a communicator (a channel) at
+// their first message, inside the ncclGroupEnd that issues it, which blocks the issuing rank until the
+// peer's ncclGroupEnd reaches the same connection; channels are issued one after another. A wait that
+// would block forever there is counted as a stall and let through, so that a test ends and says so.
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <mutex>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -17,9 +27,43 @@
 
 namespace ddl::testing {
 
+// What the ranks (threads) of one job share of NCCL's connections.
+class LazyConnections {
+ public:
+  explicit LazyConnections(std::chrono::milliseconds patience) : patience_(patience) {}
+
+  // Rank `me` calls ncclGroupEnd on `channel` with messages to or from `peers`: it returns once every peer
+  // has reached its own side of the pair's connection (at once for pairs connected before), or, where NCCL
+  // would wait forever, after the patience, counting a stall.
+  void groupEnd(Rank me, Channel channel, const std::vector<Rank>& peers) {
+    std::unique_lock lock(mutex_);
+    for (Rank peer : peers) reached_.insert({channel, me, peer});
+    changed_.notify_all();
+    const bool connected = changed_.wait_for(lock, patience_, [&] {
+      for (Rank peer : peers)
+        if (!reached_.count({channel, peer, me})) return false;
+      return true;
+    });
+    if (!connected) ++stalls_;
+  }
+  int stalls() {
+    std::lock_guard lock(mutex_);
+    return stalls_;
+  }
+
+ private:
+  std::chrono::milliseconds patience_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::set<std::tuple<Channel, Rank, Rank>> reached_;  // (channel, rank, peer): rank has reached the pair's connection
+  int stalls_ = 0;
+};
+
 class NcclGroupSemantics final : public Transport {
  public:
-  explicit NcclGroupSemantics(Transport& inner) : inner_(inner) {}
+  // `connectsFirst`: whether connectPeers connects (NcclTransport's way), or does nothing, as before it did.
+  explicit NcclGroupSemantics(Transport& inner, LazyConnections* connections = nullptr, bool connectsFirst = true)
+      : inner_(inner), connections_(connections), connectsFirst_(connectsFirst) {}
 
   Rank rank() const override { return inner_.rank(); }
   int size() const override { return inner_.size(); }
@@ -38,6 +82,11 @@ class NcclGroupSemantics final : public Transport {
 
   void waitSome(std::chrono::milliseconds patience, std::vector<RequestId>& done) override {
     for (auto& [channel, group] : unissued_) {
+      if (connections_) {
+        std::vector<Rank> peers;
+        for (const Posted& posted : group) peers.push_back(posted.peer);
+        connections_->groupEnd(rank(), channel, peers);
+      }
       Stream& stream = streams_[channel];
       stream.queued.push_back(std::move(group));
       startNextGroup(stream);
@@ -62,6 +111,12 @@ class NcclGroupSemantics final : public Transport {
     }
   }
 
+  // As NcclTransport does: a group per channel, channels in order, with every peer not connected before.
+  void connectPeers(const ChannelPeers& peers) override {
+    if (!connections_ || !connectsFirst_) return;
+    for (std::size_t channel = 0; channel < peers.size(); ++channel)
+      if (!peers[channel].empty()) connections_->groupEnd(rank(), static_cast<Channel>(channel), peers[channel]);
+  }
   [[noreturn]] void abortJob(const std::string& message) override {
     inner_.abortJob(message);
     std::abort();  // the inner transport's abortJob does not return either
@@ -103,6 +158,8 @@ class NcclGroupSemantics final : public Transport {
   }
 
   Transport& inner_;
+  LazyConnections* connections_;
+  bool connectsFirst_;
   RequestId next_ = 0;
   std::map<Channel, std::vector<Posted>> unissued_;
   std::map<Channel, Stream> streams_;

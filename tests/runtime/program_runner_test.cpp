@@ -1,13 +1,16 @@
 // How the runner cuts a step into messages: pieces of pieceBytes, pipelined; a step of a few of the
 // transport's eager messages in as few even eager messages as hold it (never more than kEagerPiecesPerStep of
-// them, never larger than pieceBytes); and the same posts, repeated, on every run of a program it keeps prepared.
+// them, never larger than pieceBytes); the same posts, repeated, on every run of a program it keeps prepared;
+// and staged copies placed as their destinations are, so that every reduction can take the vector path.
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "algorithms/collectives/registry.hpp"
 #include "runtime/program_runner.hpp"
+#include "runtime/reduce_alignment.hpp"
 
 namespace ddl {
 namespace {
@@ -32,15 +35,28 @@ class RecordingTransport final : public Transport {
     if (repeated.slot >= 0) ++forgotten;
     repeated = {};
   }
-  RequestId postReduce(void*, const void*, const void*, std::size_t, DataType, ReduceOp) override { return finish(); }
+  RequestId postReduce(void* into, const void* local, const void* from, std::size_t, DataType, ReduceOp) override {
+    reductions.push_back({reduceMisalignment(into), reduceMisalignment(local), reduceMisalignment(from)});
+    return finish();
+  }
   void waitSome(std::chrono::milliseconds, std::vector<RequestId>& finished) override {
     finished.insert(finished.end(), done_.begin(), done_.end());
     done_.clear();
   }
   [[noreturn]] void abortJob(const std::string& message) override { throw std::logic_error(message); }
   std::size_t eagerBytes(Rank) const override { return eager_; }
+  void* allocate(std::size_t bytes) override {
+    postsBeforeEachAllocation.push_back(next_);
+    return Transport::allocate(bytes);
+  }
 
   std::vector<std::size_t> messages;  // bytes of each send and receive, in post order
+  // Each reduction's three pointers' distances past a 16-byte boundary: into, local, from (the staged copy).
+  struct Misalignments {
+    std::size_t into, local, from;
+  };
+  std::vector<Misalignments> reductions;
+  std::vector<RequestId> postsBeforeEachAllocation;  // how many posts had been made when each block was allocated
   int repeats = 0;                    // posts whose RepeatedPost had been filled in by an earlier run
   int forgotten = 0;
 
@@ -121,6 +137,49 @@ TEST(ProgramRunner, RepeatsTheSamePostsOnEveryRunOfAPreparedProgram) {
   }
   // The runner gone, every post it kept is let go.
   EXPECT_EQ(transport.forgotten, static_cast<int>(transport.messages.size()) / 2);
+}
+
+// Allocating GPU memory mid-run may wait for the device, and so for an NCCL kernel waiting for a peer that
+// waits for this rank: every receive-reduce staging block is allocated before the first post, once.
+TEST(ProgramRunner, AllocatesEveryStagingBlockBeforeItsFirstPost) {
+  const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "halving-doubling"),
+                                         {CollectiveKind::Allreduce, 8, 10'000, 4}, {});
+  RecordingTransport transport(0);
+  std::vector<float> buffer(10'000);
+  ProgramRunner runner(transport, {1 << 20, std::chrono::milliseconds(1000)});
+  runner.run(schedule.program(3), buffer.data(), DataType::Float32);
+  ASSERT_FALSE(transport.postsBeforeEachAllocation.empty());
+  for (RequestId posts : transport.postsBeforeEachAllocation) EXPECT_EQ(posts, 0);
+  const std::size_t blocks = transport.postsBeforeEachAllocation.size();
+  runner.run(schedule.program(3), buffer.data(), DataType::Float32);
+  EXPECT_EQ(transport.postsBeforeEachAllocation.size(), blocks);  // the second run allocates nothing
+  // A wider type than the blocks were made for gets its blocks before its first post too.
+  std::vector<double> wide(10'000);
+  const RequestId before = static_cast<RequestId>(transport.messages.size() + transport.reductions.size());
+  runner.run(schedule.program(3), wide.data(), DataType::Float64);
+  for (std::size_t b = blocks; b < transport.postsBeforeEachAllocation.size(); ++b)
+    EXPECT_EQ(transport.postsBeforeEachAllocation[b], before);
+}
+
+// A 16-bit bucket's blocks start anywhere: 3 ranks of a 10,001-element ring split it at elements 3334 and
+// 6668 (6668 and 13,336 bytes, 12 and 8 past a 16-byte boundary), and a bucket inside a larger buffer starts
+// off one too. The staged copy each block is received into sits as its destination does, in pieces too.
+TEST(ProgramRunner, PlacesEachStagedCopyAsFarPastA16ByteBoundaryAsItsDestination) {
+  const Schedule schedule = makeSchedule(findAlgorithm(CollectiveKind::Allreduce, "ring"),
+                                         {CollectiveKind::Allreduce, 3, 10'001, 2}, {});
+  for (const std::size_t bucketStart : {0, 2, 6}) {
+    for (const std::size_t pieceBytes : {std::size_t{1} << 20, std::size_t{1000}}) {
+      RecordingTransport transport(0);
+      std::vector<std::uint16_t> buffer(10'001 + 8);
+      ProgramRunner runner(transport, {pieceBytes, std::chrono::milliseconds(1000)});
+      runner.run(schedule.program(0), reinterpret_cast<char*>(buffer.data()) + bucketStart, DataType::BFloat16);
+      ASSERT_FALSE(transport.reductions.empty());
+      for (const auto& [into, local, from] : transport.reductions) {
+        EXPECT_EQ(from, into) << "bucket at byte " << bucketStart << ", pieces of " << pieceBytes << " bytes";
+        EXPECT_EQ(local, into);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 // GPU compute emulator occupies the GPU for the time it is given.
 
 #include <chrono>
+#include <cstdlib>
 
+#include "runtime/cuda/cuda_devices.hpp"
 #include "runtime/cuda/cuda_error.hpp"
 #include "runtime/cuda_peer/cuda_peer_engine.hpp"
 #include "runtime/cuda/gpu_compute_emulator.hpp"
@@ -47,6 +49,18 @@ TEST_F(GpuCompute, PhasesEndAfterTheirTimeAndInOrder) {
   EXPECT_GE(first, 0.020);
   EXPECT_GE(last, 0.050);
   EXPECT_LT(last, 0.5) << "a phase should last its time, not many times it";
+}
+
+// Needs no GPU: what ddlrun sets before its first CUDA call, and what it leaves to a user who set it.
+TEST(GpuEnvironment, WidensTheWorkQueuesUnlessTheEnvironmentSaysOtherwise) {
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  widenCudaWorkQueues();
+  ASSERT_NE(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), nullptr);
+  EXPECT_STREQ(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "32");
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+  widenCudaWorkQueues();
+  EXPECT_STREQ(std::getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "4");
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
 }
 
 }  // namespace

@@ -48,7 +48,11 @@ class DeviceFloats {
   DeviceFloats(const DeviceFloats&) = delete;
   DeviceFloats& operator=(const DeviceFloats&) = delete;
   float* data() { return data_; }
-  void fill(const std::vector<float>& values) { EXPECT_EQ(cudaMemcpy(data_, values.data(), bytes(), cudaMemcpyHostToDevice), cudaSuccess); }
+  // Queued on the default stream and not waited for, as a framework's kernel that writes a bucket would be:
+  // the collective called next must run after it (ddlscale.h).
+  void fill(const std::vector<float>& values) {
+    EXPECT_EQ(cudaMemcpyAsync(data_, values.data(), bytes(), cudaMemcpyHostToDevice, cudaStreamLegacy), cudaSuccess);
+  }
   std::vector<float> read() const {
     std::vector<float> values(count_);
     EXPECT_EQ(cudaMemcpy(values.data(), data_, bytes(), cudaMemcpyDeviceToHost), cudaSuccess);

@@ -3,8 +3,11 @@
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "runtime/mpi/mpi_world.hpp"
 #include "runtime/nccl/nccl_collectives.hpp"
+#include "runtime/nccl/nccl_mpi_bootstrap.hpp"
 #include "runtime/nccl/nccl_transport.hpp"
 #include "tests/runtime/every_algorithm_exact.hpp"
 #include "tests/runtime/gpu/requires_gpu.hpp"
@@ -24,7 +27,7 @@ class NcclRuntime : public testing::RequiresGpu {
 
 TEST_F(NcclRuntime, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
   MpiWorld world(MPI_COMM_WORLD);
-  NcclTransport transport(MPI_COMM_WORLD);
+  NcclTransport transport(std::make_unique<NcclMpiBootstrap>(MPI_COMM_WORLD));
   for (const testing::ExactnessResult& result :
        testing::runEveryAlgorithm(world, transport, {DataType::Float32, DataType::BFloat16}, {0, 1, 7, (1 << 20) + 3},
                                   {256 * 1024, std::chrono::milliseconds(30'000)}))
@@ -33,7 +36,7 @@ TEST_F(NcclRuntime, EveryAlgorithmLeavesEveryRankWithTheExactResult) {
 
 TEST_F(NcclRuntime, NcclsOwnAllreduceGivesTheSameSums) {
   MpiWorld world(MPI_COMM_WORLD);
-  NcclTransport transport(MPI_COMM_WORLD);
+  NcclTransport transport(std::make_unique<NcclMpiBootstrap>(MPI_COMM_WORLD));
   NcclCollectives nccl(transport);
   const Elements count = (1 << 20) + 8;
   TransportBuffer buffer(transport, static_cast<std::size_t>(count) * 4);

@@ -196,8 +196,9 @@ DDL_API ddl_result ddl_comm_describe(ddl_comm comm, ddl_collective collective, s
 
 /* ---- Collectives ---------------------------------------------------------------------------------------
  * Buffers are host memory (GPU memory on a communicator of ddl_comm_init_nccl), not touched by the caller
- * until the collective completes; GPU buffers must hold their data when the call is made (the collective
- * runs on the communicator's own streams, not after work queued on the caller's: synchronise it first).
+ * until the collective completes. On the GPU the collective runs on the communicator's own streams, after
+ * the work queued before the call on the default stream and on blocking streams; work queued on the caller's
+ * non-blocking streams (cudaStreamNonBlocking, as frameworks' streams often are) must be synchronised first.
  * `send` may equal `recv` (in place); otherwise GPU buffers may not overlap (DDL_INVALID_ARGUMENT). Reductions are in the element type
  * (float16 and bfloat16 round each operation to nearest even; integers wrap), in the order the algorithm
  * combines, which differs from one algorithm to another: float sums and products differ in their last bits
