@@ -57,7 +57,6 @@ bool speaksForItsCommandLine(int launchRank) {
   return false;
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
