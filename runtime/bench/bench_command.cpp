@@ -137,14 +137,17 @@ void BenchCommand::check() {
   bench_.run = flags_.run();
   const TransportEntry& transport = flags_.transport();  // an unknown transport fails here, before MPI starts
   if (!baseline_.empty()) {
-    std::vector<std::string_view> libraries;
-    for (const TransportEntry& entry : transports())
-      if (!entry.library.empty()) libraries.push_back(entry.library);
-    if (std::find(libraries.begin(), libraries.end(), baseline_) == libraries.end())
-      throw InvalidArgument("--baseline", "'" + baseline_ + "' is not " + listOfNames(libraries));
+    // Each library once (nccl and nccl-threads share NCCL's), and the transports each runs on.
+    std::vector<std::string_view> libraries, itsTransports;
+    for (const TransportEntry& entry : transports()) {
+      if (!entry.library.empty() && std::find(libraries.begin(), libraries.end(), entry.library) == libraries.end())
+        libraries.push_back(entry.library);
+      if (entry.library == baseline_) itsTransports.push_back(entry.name);
+    }
+    if (itsTransports.empty()) throw InvalidArgument("--baseline", "'" + baseline_ + "' is not " + listOfNames(libraries));
     if (transport.library != baseline_)
-      throw InvalidArgument("--baseline", "'" + baseline_ + "' runs on the buffers of --transport " + baseline_ + ", not " +
-                                              std::string(transport.name));
+      throw InvalidArgument("--baseline", "'" + baseline_ + "' runs on the buffers of --transport " + listOfNames(itsTransports) +
+                                              ", not " + std::string(transport.name));
   }
   bench_.baseline = !baseline_.empty();
   if (checkAgreement_ && transport.onGpus)
