@@ -37,6 +37,15 @@ struct JobOptions {
   HostCompute hostCompute = HostCompute::Sleep;
 };
 
+// The channels `programs` send and receive on: 0 .. the result - 1.
+inline int channelsOf(std::span<const Program> programs) {
+  int channels = 0;
+  for (const Program& program : programs)
+    for (int stream = 0; stream < program.streamCount(); ++stream)
+      channels = std::max(channels, static_cast<int>(program.streamKey(stream).channel) + 1);
+  return channels;
+}
+
 // The peers each channel of `programs` (this rank's) exchanges messages with, sorted, each once.
 inline Transport::ChannelPeers channelPeers(std::span<const Program> programs) {
   Transport::ChannelPeers peers;
@@ -56,11 +65,7 @@ inline Transport::ChannelPeers channelPeers(std::span<const Program> programs) {
 // Every rank of `world` calls it together before running `programs`: `transport` reserves every channel
 // any rank's program uses, and connects this rank to its programs' peers (Transport::connectPeers).
 inline void reserveChannels(World& world, Transport& transport, std::span<const Program> programs) {
-  double channels = 0;
-  for (const Program& program : programs)
-    for (int stream = 0; stream < program.streamCount(); ++stream)
-      channels = std::max(channels, static_cast<double>(program.streamKey(stream).channel) + 1);
-  transport.reserveChannels(static_cast<int>(world.maxOverRanks(channels)));
+  transport.reserveChannels(static_cast<int>(world.maxOverRanks(channelsOf(programs))));
   transport.connectPeers(channelPeers(programs));
 }
 

@@ -42,14 +42,6 @@ constexpr Channel kAllToAllChannel = 0;
 constexpr Channel kPointToPointChannel = kAgreementChannel - 1;
 constexpr Channel kLowestReservedChannel = kPointToPointChannel - (Communicator::kPointToPointTags - 1);
 
-// The channels `program` sends and receives on: 0 .. the result - 1.
-int channelsOf(const Program& program) {
-  int channels = 0;
-  for (int stream = 0; stream < program.streamCount(); ++stream)
-    channels = std::max(channels, static_cast<int>(program.streamKey(stream).channel) + 1);
-  return channels;
-}
-
 // Programs kept per communicator: a framework's gradient buckets come in a few sizes.
 constexpr std::size_t kKeptPrograms = 64;
 
@@ -216,7 +208,7 @@ std::shared_ptr<const Program> Communicator::programFor(CollectiveKind kind, Ele
   auto program = std::make_shared<const Program>(choice.schedule ? choice.schedule->program(rank_)
                                                                  : makeSchedule(*chosen.algorithm, spec, chosen.options).program(rank_));
   // Reserved when it runs, in order on every rank (NCCL makes its channels' communicators collectively).
-  if (const int channels = channelsOf(*program); channels > kLowestReservedChannel)
+  if (const int channels = channelsOf(std::span(program.get(), 1)); channels > kLowestReservedChannel)
     throw InvalidArgument("algorithm", label + " uses " + std::to_string(channels) + " channels, more than MPI tags allow");
   if (programs_.size() == kKeptPrograms) programs_.clear();
   programs_[key] = program;
@@ -256,7 +248,7 @@ std::shared_ptr<CollectiveOutcome> Communicator::allreduce(const void* send, voi
 }
 
 void Communicator::reserveChannelsFor(const Program& program, int atLeast) {
-  transport_->reserveChannels(std::max(channelsOf(program), atLeast));
+  transport_->reserveChannels(std::max(channelsOf(std::span(&program, 1)), atLeast));
   transport_->connectPeers(channelPeers(std::span(&program, 1)));
 }
 
