@@ -57,6 +57,15 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
   return seconds;
 }
 
+// Moving every rank by one step of the last dimension (d1...d(k-1) ranks) keeps every ring of the first k-1
+// dimensions a ring of them, with the same blocks, and turns each last-dimension ring by one place: the
+// same program moved, where that ring's blocks are of one size. Every dimension's blocks are, when the
+// ranks divide the elements.
+int translationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  if (spec.ranks == 0 || spec.elements % spec.ranks != 0) return 0;
+  return spec.ranks / options.dims->back();
+}
+
 }  // namespace
 
 const AlgorithmDefinition kDdlAllreduce{
@@ -71,6 +80,7 @@ const AlgorithmDefinition kDdlAllreduce{
     .dimsFromTopology = [](const std::vector<int>& grid, int) { return grid; },
     .costLevels = [](int, const AlgorithmOptions& options) { return *options.dims; },
     .closedFormSeconds = closedFormSeconds,
+    .translationPeriod = translationPeriod,
 };
 
 }  // namespace ddl

@@ -41,6 +41,13 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
          binomialBroadcastSeconds(perNode, spec.bytes(), model.link(0));
 }
 
+// Moving every rank by a node keeps every node's reduce and broadcast, and moves each leader by one place
+// among the leaders: the inner allreduce's claim t over them makes t nodes a period of the whole.
+int translationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  const int perNode = *options.ranksPerNode;
+  return perNode * innerTranslationPeriod(options, spec.ranks / perNode, spec.elements, spec.elementBytes);
+}
+
 }  // namespace
 
 const AlgorithmDefinition kHierarchicalAllreduce{
@@ -60,6 +67,7 @@ const AlgorithmDefinition kHierarchicalAllreduce{
           return std::vector<int>{*options.ranksPerNode, ranks / *options.ranksPerNode};
         },
     .closedFormSeconds = closedFormSeconds,
+    .translationPeriod = translationPeriod,
 };
 
 }  // namespace ddl

@@ -45,6 +45,16 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
          ringAllGatherSeconds(width, spec.elements, spec.elementBytes, model.link(0));
 }
 
+// Moving every rank by a row keeps every row's ring, and moves each rank one place down its column: the
+// inner allreduce's claim t over the column's block makes t rows a period, where every column's block is
+// of one size (the rows divide the elements).
+int translationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  const int width = (*options.dims)[0];
+  const int height = (*options.dims)[1];
+  if (spec.elements % width != 0) return 0;
+  return width * innerTranslationPeriod(options, height, spec.elements / width, spec.elementBytes);
+}
+
 }  // namespace
 
 const AlgorithmDefinition kTorus2dAllreduce{
@@ -62,6 +72,7 @@ const AlgorithmDefinition kTorus2dAllreduce{
     .dimsFromTopology = [](const std::vector<int>& grid, int ranks) { return std::vector<int>{grid.front(), ranks / grid.front()}; },
     .costLevels = [](int, const AlgorithmOptions& options) { return *options.dims; },
     .closedFormSeconds = closedFormSeconds,
+    .translationPeriod = translationPeriod,
 };
 
 }  // namespace ddl

@@ -30,6 +30,12 @@ AlgorithmOptions innerOptions(const AlgorithmOptions& options, int members) {
   return forwarded;
 }
 
+int innerTranslationPeriod(const AlgorithmOptions& options, int members, Elements elements, int elementBytes) {
+  const AlgorithmDefinition& inner = innerAllreduce(options);
+  if (!inner.translationPeriod) return 0;
+  return inner.translationPeriod({CollectiveKind::Allreduce, members, elements, elementBytes}, innerOptions(options, members));
+}
+
 double innerClosedFormSeconds(const AlgorithmOptions& options, int members, Elements elements, int elementBytes,
                               const CostModel& levelModel) {
   const CollectiveSpec spec{CollectiveKind::Allreduce, members, elements, elementBytes};

@@ -254,6 +254,14 @@ bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry
   return true;
 }
 
+// A bucket's elements rounded to the nearest multiple of `gpus`: blocks of one size in a ring.
+Elements evenedElements(Elements elements, int gpus) { return (elements + gpus / 2) / gpus * gpus; }
+
+// The relative change of a bucket's elements that evening it makes.
+double evenedChange(Elements elements, int gpus) {
+  return std::abs(static_cast<double>(evenedElements(elements, gpus) - elements)) / static_cast<double>(elements);
+}
+
 // Bucket schedules with every one that claims no translation rebuilt on the nearest multiple of `gpus`
 // elements; `change` gets the largest relative change. Nullopt if such a bucket has fewer elements than
 // GPUs: its blocks of none and one element are messages and no messages, which evening would not keep.
@@ -267,10 +275,10 @@ std::optional<std::vector<Schedule>> evenedBuckets(const IterationCollectives& b
     const CollectiveSpec& spec = schedules[b].spec();
     const Elements elements = spec.elements;
     if (elements < gpus) return std::nullopt;
-    const Elements evened = (elements + gpus / 2) / gpus * gpus;
+    const Elements evened = evenedElements(elements, gpus);
     if (evened == elements) continue;
     schedules[b] = makeSchedule(*algorithms[b].algorithm, {spec.kind, gpus, evened, spec.elementBytes}, algorithms[b].options);
-    change = std::max(change, std::abs(static_cast<double>(evened - elements)) / static_cast<double>(elements));
+    change = std::max(change, evenedChange(elements, gpus));
   }
   return schedules;
 }
@@ -307,7 +315,12 @@ Quotient quotientOf(const IterationCollectives& buckets, const PlatformDescripti
 BucketEvening eveningFor(const IterationCollectives& buckets) {
   for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
     if (static_cast<double>(buckets.schedules[b].program(0).size()) * buckets.gpus > kExactHeldStepsLimit) return BucketEvening::Allow;
-  return BucketEvening::Forbid;
+  for (const Schedule& schedule : buckets.schedules) {
+    if (schedule.translationPeriod() > 0) continue;
+    const Elements elements = schedule.spec().elements;
+    if (elements < buckets.gpus || evenedChange(elements, buckets.gpus) > kEvenedBucketTolerance) return BucketEvening::Forbid;
+  }
+  return BucketEvening::Allow;
 }
 
 int simulatedRanks(const IterationCollectives& buckets, const PlatformDescription& platform,

@@ -11,12 +11,13 @@
 // claims a translation the platform keeps, every rank computes alike (no effect drawn per rank), and no
 // timeline is asked for (it would hold the simulated ranks' spans only).
 //
-// A ring whose ranks do not divide a bucket has blocks of two sizes and claims none: 16,384 ranks of it
-// are 32,766 steps each, all held at once (about 174 GB). With BucketEvening::Allow, where no translation
-// holds as given, each bucket whose schedule claims none is simulated with its elements rounded to the
-// nearest multiple of the GPUs, if that makes one hold and every such bucket has an element per GPU: every
-// message then differs from its own by at most one element, and the result says by how much the buckets
-// changed (evenedBucketChange).
+// A ring whose ranks do not divide a bucket has blocks of two sizes and claims none: all its ranks are
+// simulated, 2(P-1) messages each per bucket, which grows as the square of the GPUs (4096 Minsky GPUs: 458 s
+// and 5.5 GB for one ResNet-50 iteration; 16,384 ranks would hold 32,766 steps each, about 174 GB). With
+// BucketEvening::Allow, where no translation holds as given, each bucket whose schedule claims none is
+// simulated with its elements rounded to the nearest multiple of the GPUs, if that makes one hold and every
+// such bucket has an element per GPU: every message then differs from its own by at most one element, and
+// the result says by how much the buckets changed (evenedBucketChange).
 
 #include <string>
 
@@ -30,9 +31,13 @@ namespace ddl::step {
 
 enum class BucketEvening { Forbid, Allow };
 
-// ddlsim's choice: evening where simulating every bucket as given would hold more than this many steps at
-// once (the largest bucket's program on every rank; about 10 GB at sim/sweep/simulation_memory.hpp's 160 bytes a
-// step): a flat ring from 5,794 GPUs on. Below it every bucket is simulated as given, exactly.
+// ddlsim's choice (eveningFor): evening where it changes no bucket by more than kEvenedBucketTolerance of
+// its elements, which moved no iteration measured by more than 1e-5 of its time (tests/sim/step_symmetry_test.cpp
+// holds it to 1e-4; sim/README.md has the measurements), or where simulating every bucket as given would
+// hold more than kExactHeldStepsLimit steps at once (the largest bucket's program on every rank; about 10 GB
+// at sim/sweep/simulation_memory.hpp's 160 bytes a step: a flat ring from 5,794 GPUs on), whatever the
+// change. Otherwise every bucket is simulated as given, exactly.
+inline constexpr double kEvenedBucketTolerance = 1e-3;
 inline constexpr double kExactHeldStepsLimit = 1 << 26;
 BucketEvening eveningFor(const IterationCollectives& buckets);
 

@@ -43,25 +43,75 @@ TEST(TranslationPeriod, TheRingClaimsOneRankExactlyWhenEveryChunkIsOfOneSize) {
   EXPECT_NE(differenceFromMoved(uneven.program(0), uneven.program(1), 1, 8), "");
 }
 
+// Every grid of up to three sizes that multiply to `ranks`, fastest-varying first.
+std::vector<std::vector<int>> gridsOf(int ranks) {
+  std::vector<std::vector<int>> grids;
+  for (int a = 1; a <= ranks; ++a) {
+    if (ranks % a != 0) continue;
+    grids.push_back({a, ranks / a});
+    for (int b = 1; b <= ranks / a; ++b)
+      if ((ranks / a) % b == 0) grids.push_back({a, b, ranks / a / b});
+  }
+  grids.push_back({ranks});
+  return grids;
+}
+
+// The options under which `algorithm` is checked at `ranks` ranks: none, or every grid (ddl, torus-2d) or
+// every node size (hierarchical), with the inner ring and with an inner allreduce that claims nothing.
+std::vector<AlgorithmOptions> optionsToCheck(const AlgorithmDefinition& algorithm, int ranks) {
+  if (algorithm.options == kNoOptions) return {AlgorithmOptions{}};
+  std::vector<AlgorithmOptions> checked;
+  for (const std::string inner : {"ring", "halving-doubling"}) {
+    if (algorithm.options & kRanksPerNode)
+      for (int perNode = 1; perNode <= ranks; ++perNode)
+        if (ranks % perNode == 0) checked.push_back({.ranksPerNode = perNode, .inner = inner});
+    if (algorithm.options & kDims)
+      for (const std::vector<int>& grid : gridsOf(ranks))
+        if (grid.size() == 2 || !(algorithm.options & kInner)) checked.push_back({.dims = grid, .inner = inner});
+  }
+  return checked;
+}
+
 TEST(TranslationPeriod, EveryClaimHoldsOnEveryRank) {
   ASSERT_FALSE(claimingAlgorithms().empty());
+  int claims = 0;
   for (const AlgorithmDefinition* algorithm : claimingAlgorithms()) {
-    if (algorithm->options != kNoOptions) ADD_FAILURE() << algorithm->name << " takes options: test them here";
     for (int ranks : {1, 2, 3, 4, 6, 8, 12, 16}) {
-      for (Elements elements : {Elements{0}, Elements{ranks * 5}, Elements{ranks * 5 + 3}, Elements{ranks * 64}}) {
-        const Schedule schedule = makeSchedule(*algorithm, {algorithm->collective, ranks, elements, 4}, {});
-        const int period = schedule.translationPeriod();
-        if (period == 0) continue;
-        ASSERT_EQ(ranks % period, 0) << algorithm->name << " at " << ranks << " ranks claims " << period;
-        for (Rank r = 0; r < ranks; ++r) {
-          const Rank moved = (r + period) % ranks;
-          EXPECT_EQ(differenceFromMoved(schedule.program(r), schedule.program(moved), period, ranks), "")
-              << algorithm->name << ", " << ranks << " ranks, " << elements << " elements: rank " << moved
-              << " against rank " << r << " moved by " << period;
+      for (AlgorithmOptions options : optionsToCheck(*algorithm, ranks)) {
+        if (!(algorithm->options & kInner)) options.inner.reset();
+        for (Elements elements : {Elements{0}, Elements{ranks * 5}, Elements{ranks * 5 + 3}, Elements{ranks * 64}}) {
+          const Schedule schedule = makeSchedule(*algorithm, {algorithm->collective, ranks, elements, 4}, options);
+          const int period = schedule.translationPeriod();
+          if (period == 0) continue;
+          ++claims;
+          ASSERT_EQ(ranks % period, 0) << schedule.description() << " at " << ranks << " ranks claims " << period;
+          for (Rank r = 0; r < ranks; ++r) {
+            const Rank moved = (r + period) % ranks;
+            EXPECT_EQ(differenceFromMoved(schedule.program(r), schedule.program(moved), period, ranks), "")
+                << schedule.description() << ", " << ranks << " ranks, " << elements << " elements: rank " << moved
+                << " against rank " << r << " moved by " << period;
+          }
         }
       }
     }
   }
+  EXPECT_GT(claims, 100);
+}
+
+TEST(TranslationPeriod, DdlRepeatsEveryStepOfItsLastDimensionAndCompositesEveryStepOfTheirInnerClaim) {
+  const auto periodOf = [](const AlgorithmDefinition& algorithm, Elements elements, const AlgorithmOptions& options) {
+    return makeSchedule(algorithm, {CollectiveKind::Allreduce, 64, elements, 4}, options).translationPeriod();
+  };
+  // ddl 4x4x4: one step of the last dimension is 16 ranks; with blocks of two sizes, nothing.
+  EXPECT_EQ(periodOf(kDdlAllreduce, 64 * 10, {.dims = std::vector<int>{4, 4, 4}}), 16);
+  EXPECT_EQ(periodOf(kDdlAllreduce, 64 * 10 + 1, {.dims = std::vector<int>{4, 4, 4}}), 0);
+  EXPECT_EQ(periodOf(kDdlAllreduce, 64 * 10, {.dims = std::vector<int>{64}}), 1);
+  // hierarchical 8 per node over the inner ring: one node; over halving-doubling, which claims none: nothing.
+  EXPECT_EQ(periodOf(kHierarchicalAllreduce, 64 * 10, {.ranksPerNode = 8}), 8);
+  EXPECT_EQ(periodOf(kHierarchicalAllreduce, 64 * 10, {.ranksPerNode = 8, .inner = "halving-doubling"}), 0);
+  // torus-2d 8x8: one row, where the rows and the columns' ring divide the elements.
+  EXPECT_EQ(periodOf(kTorus2dAllreduce, 64 * 10, {.dims = std::vector<int>{8, 8}}), 8);
+  EXPECT_EQ(periodOf(kTorus2dAllreduce, 8 * 9, {.dims = std::vector<int>{8, 8}}), 0);
 }
 
 // A grouped schedule (FSDP HYBRID_SHARD's collectives) claims its groups' size within them, and across them

@@ -163,13 +163,40 @@ TEST(RankSymmetry, BucketsThatDoNotDivideAreEvenedOnlyWhereAllowedAndWithinAnEle
     EXPECT_NEAR(evened.allreduces[b].seconds, exact.allreduces[b].seconds, 4e-3 * exact.allreduces[b].seconds) << "bucket " << b;
 }
 
-TEST(RankSymmetry, DdlsimEvensBucketsOnlyWhereSimulatingThemAsGivenWouldNotFit) {
-  // ResNet-50's buckets: a flat ring holds 2(P-1) steps per rank, past 2^26 in all from 5,794 GPUs on.
-  const IterationPlan plan(eightLayersOf(6'000'000), 25 * 1024 * 1024);
-  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kRingAllreduce, {}, 4096)), step::BucketEvening::Forbid);
-  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kRingAllreduce, {}, 8192)), step::BucketEvening::Allow);
-  // Halving-doubling holds 2 log2(P) steps per rank: never.
-  EXPECT_EQ(step::eveningFor(bucketAllreduces(plan, kHalvingDoublingAllreduce, {}, 16384)), step::BucketEvening::Forbid);
+TEST(RankSymmetry, EveningWithinTheToleranceMovesTheIterationByLessThanTheAgreementBound) {
+  // Layers of 64 Ki + 50 elements: blocks of 256 and 257 elements at 256 GPUs, evened by 50 elements in
+  // 65,586 (7.6e-4, under kEvenedBucketTolerance): the iteration within the engines' agreement bound of the
+  // exact one, as every bucket's allreduce.
+  const IterationPlan plan(eightLayersOf(64 * 1024 + 50), 256 * 1024);
+  const Cluster cluster = clusterOf("dgx-h100-ndr", 256);
+  const IterationCollectives ring = bucketAllreduces(plan, kRingAllreduce, {}, 256);
+  ASSERT_EQ(step::eveningFor(ring), step::BucketEvening::Allow);
+  const IterationSimulation exact = step::simulateIteration(plan, ring, cluster);
+  const IterationSimulation evened =
+      step::simulateIteration(plan, ring, cluster, {}, nullptr, "", RankSymmetryUse::Exploit, step::BucketEvening::Allow);
+  EXPECT_DOUBLE_EQ(evened.evenedBucketChange, 50.0 / (64 * 1024 + 50));
+  EXPECT_NEAR(evened.iterationSeconds, exact.iterationSeconds, 1e-4 * exact.iterationSeconds);
+  for (std::size_t b = 0; b < exact.allreduces.size(); ++b)
+    EXPECT_NEAR(evened.allreduces[b].seconds, exact.allreduces[b].seconds, 1e-4 * exact.allreduces[b].seconds) << "bucket " << b;
+}
+
+TEST(RankSymmetry, DdlsimEvensBucketsWithinTheToleranceOrWhereSimulatingThemAsGivenWouldNotFit) {
+  // A bucket per layer.
+  const auto eveningAt = [](Elements layer, int gpus) {
+    return step::eveningFor(bucketAllreduces(IterationPlan(eightLayersOf(layer), layer * 4), kRingAllreduce, {}, gpus));
+  };
+  // At 256 GPUs: 50 elements in 65,586 rounded away is within kEvenedBucketTolerance; 100 in 65,636 is not,
+  // and the ring's 510 steps on 256 ranks fit.
+  EXPECT_EQ(eveningAt(64 * 1024 + 50, 256), step::BucketEvening::Allow);
+  EXPECT_EQ(eveningAt(64 * 1024 + 100, 256), step::BucketEvening::Forbid);
+  // Fewer elements than GPUs: never evened.
+  EXPECT_EQ(eveningAt(200, 256), step::BucketEvening::Forbid);
+  // At 8192 GPUs a flat ring's 16,382 steps per rank are past 2^26 in all: evened whatever the change
+  // (10,192 elements rounded to 8,192, a fifth fewer).
+  const IterationCollectives ring = bucketAllreduces(IterationPlan(eightLayersOf(1274), 1 << 20), kRingAllreduce, {}, 8192);
+  ASSERT_EQ(ring.schedules.size(), 1u);
+  EXPECT_GT(static_cast<double>(ring.schedules[0].program(0).size()) * 8192, step::kExactHeldStepsLimit);
+  EXPECT_EQ(step::eveningFor(ring), step::BucketEvening::Allow);
 }
 
 TEST(RankSymmetry, ABucketOfFewerElementsThanGpusIsNeverEvened) {
