@@ -38,6 +38,14 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
 
 std::string describe(const AlgorithmOptions& options) { return describeNcclChannels("nccl-ring", options); }
 
+// Moving every rank by a node moves it a node's ranks along every channel's ring, each ring entering and
+// leaving every node at the same local ranks: the same program moved, where every channel's part splits
+// into blocks of one size (the channels times the ranks divide the elements).
+int translationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  if (spec.elements % (static_cast<Elements>(ncclChannelsOf(options)) * spec.ranks) != 0) return 0;
+  return ncclRanksPerNodeOf(options);
+}
+
 }  // namespace
 
 const AlgorithmDefinition kNcclRingAllreduce{
@@ -49,6 +57,7 @@ const AlgorithmDefinition kNcclRingAllreduce{
     .describe = describe,
     .append = append,
     .closedFormSeconds = closedFormSeconds,
+    .translationPeriod = translationPeriod,
 };
 
 }  // namespace ddl

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "sim/engine/stuck_ranks.hpp"
 #include "sim/step/step_program_runs.hpp"
@@ -254,31 +255,41 @@ bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry
   return true;
 }
 
-// A bucket's elements rounded to the nearest multiple of `gpus`: blocks of one size in a ring.
-Elements evenedElements(Elements elements, int gpus) { return (elements + gpus / 2) / gpus * gpus; }
-
-// The relative change of a bucket's elements that evening it makes.
-double evenedChange(Elements elements, int gpus) {
-  return std::abs(static_cast<double>(evenedElements(elements, gpus) - elements)) / static_cast<double>(elements);
+// A bucket's schedule rebuilt on the element count nearest its own at which its algorithm claims a
+// translation: the nearest multiple of the ranks times k, for the smallest k (1 to kMaxChannels) that
+// claims one (a ring's blocks of one size; k = C for C of NCCL's rings side by side, each on its part).
+// Nullopt where none does, or where the bucket has fewer elements than that multiple: its blocks of none
+// and one element are messages and no messages, which evening would not keep.
+std::optional<Schedule> evenedSchedule(const Schedule& schedule, const AlgorithmChoice& algorithm) {
+  const CollectiveSpec& spec = schedule.spec();
+  for (Elements k = 1; k <= kMaxChannels; ++k) {
+    const Elements unit = k * spec.ranks;
+    if (spec.elements < unit) return std::nullopt;
+    const Elements evened = (spec.elements + unit / 2) / unit * unit;
+    Schedule rebuilt = makeSchedule(*algorithm.algorithm, {spec.kind, spec.ranks, evened, spec.elementBytes}, algorithm.options);
+    // A schedule over groups (makeGroupedSchedule) is not what makeSchedule rebuilds: never replaced.
+    if (rebuilt.description() != schedule.description()) return std::nullopt;
+    if (rebuilt.translationPeriod() > 0) return rebuilt;
+  }
+  return std::nullopt;
 }
 
-// Bucket schedules with every one that claims no translation rebuilt on the nearest multiple of `gpus`
-// elements; `change` gets the largest relative change. Nullopt if such a bucket has fewer elements than
-// GPUs: its blocks of none and one element are messages and no messages, which evening would not keep.
+// The relative change of a bucket's elements from `from` to `to`.
+double changeOf(const Schedule& from, const Schedule& to) {
+  return std::abs(static_cast<double>(to.spec().elements - from.spec().elements)) / static_cast<double>(from.spec().elements);
+}
+
+// Bucket schedules with every one that claims no translation evened (evenedSchedule); `change` gets the
+// largest relative change. Nullopt if such a bucket cannot be evened.
 std::optional<std::vector<Schedule>> evenedBuckets(const IterationCollectives& buckets, double& change) {
-  const BucketAlgorithms& algorithms = buckets.algorithms;
-  const int gpus = buckets.gpus;
   std::vector<Schedule> schedules = buckets.schedules;
   change = 0;
   for (std::size_t b = 0; b < schedules.size(); ++b) {
     if (schedules[b].translationPeriod() > 0) continue;
-    const CollectiveSpec& spec = schedules[b].spec();
-    const Elements elements = spec.elements;
-    if (elements < gpus) return std::nullopt;
-    const Elements evened = evenedElements(elements, gpus);
-    if (evened == elements) continue;
-    schedules[b] = makeSchedule(*algorithms[b].algorithm, {spec.kind, gpus, evened, spec.elementBytes}, algorithms[b].options);
-    change = std::max(change, evenedChange(elements, gpus));
+    std::optional<Schedule> evened = evenedSchedule(schedules[b], buckets.algorithms[b]);
+    if (!evened) return std::nullopt;
+    change = std::max(change, changeOf(schedules[b], *evened));
+    schedules[b] = std::move(*evened);
   }
   return schedules;
 }
@@ -315,11 +326,8 @@ Quotient quotientOf(const IterationCollectives& buckets, const PlatformDescripti
 BucketEvening eveningFor(const IterationCollectives& buckets) {
   for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
     if (static_cast<double>(buckets.schedules[b].program(0).size()) * buckets.gpus > kExactHeldStepsLimit) return BucketEvening::Allow;
-  for (const Schedule& schedule : buckets.schedules) {
-    if (schedule.translationPeriod() > 0) continue;
-    const Elements elements = schedule.spec().elements;
-    if (elements < buckets.gpus || evenedChange(elements, buckets.gpus) > kEvenedBucketTolerance) return BucketEvening::Forbid;
-  }
+  double change = 0;
+  if (!evenedBuckets(buckets, change) || change > kEvenedBucketTolerance) return BucketEvening::Forbid;
   return BucketEvening::Allow;
 }
 

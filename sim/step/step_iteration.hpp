@@ -15,9 +15,10 @@
 // simulated, 2(P-1) messages each per bucket, which grows as the square of the GPUs (4096 Minsky GPUs: 458 s
 // and 5.5 GB for one ResNet-50 iteration; 16,384 ranks would hold 32,766 steps each, about 174 GB). With
 // BucketEvening::Allow, where no translation holds as given, each bucket whose schedule claims none is
-// simulated with its elements rounded to the nearest multiple of the GPUs, if that makes one hold and every
-// such bucket has an element per GPU: every message then differs from its own by at most one element, and
-// the result says by how much the buckets changed (evenedBucketChange).
+// simulated with its elements rounded to the nearest count at which its algorithm claims one (a multiple
+// of the GPUs, or of k times them: nccl-ring's channels), if that makes one hold and every such bucket has
+// an element per block: every message then differs from its own by at most one element, and the result
+// says by how much the buckets changed (evenedBucketChange).
 
 #include <string>
 

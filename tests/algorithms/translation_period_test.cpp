@@ -56,20 +56,39 @@ std::vector<std::vector<int>> gridsOf(int ranks) {
   return grids;
 }
 
-// The options under which `algorithm` is checked at `ranks` ranks: none, or every grid (ddl, torus-2d) or
-// every node size (hierarchical), with the inner ring and with an inner allreduce that claims nothing.
+// The options under which `algorithm` is checked at `ranks` ranks: every combination of the options it
+// takes, over every grid (ddl, torus-2d), node size (hierarchical, nccl-ring), 1 to 3 channels (nccl-ring),
+// and the inner ring or an inner allreduce that claims nothing. Combinations it refuses are left out.
 std::vector<AlgorithmOptions> optionsToCheck(const AlgorithmDefinition& algorithm, int ranks) {
-  if (algorithm.options == kNoOptions) return {AlgorithmOptions{}};
-  std::vector<AlgorithmOptions> checked;
-  for (const std::string inner : {"ring", "halving-doubling"}) {
-    if (algorithm.options & kRanksPerNode)
-      for (int perNode = 1; perNode <= ranks; ++perNode)
-        if (ranks % perNode == 0) checked.push_back({.ranksPerNode = perNode, .inner = inner});
-    if (algorithm.options & kDims)
-      for (const std::vector<int>& grid : gridsOf(ranks))
-        if (grid.size() == 2 || !(algorithm.options & kInner)) checked.push_back({.dims = grid, .inner = inner});
+  std::vector<AlgorithmOptions> checked{AlgorithmOptions{}};
+  const auto combine = [&checked](bool takes, const auto& set, const auto& values) {
+    if (!takes) return;
+    std::vector<AlgorithmOptions> combined;
+    for (const AlgorithmOptions& options : checked)
+      for (const auto& value : values) {
+        AlgorithmOptions with = options;
+        set(with, value);
+        combined.push_back(with);
+      }
+    checked = std::move(combined);
+  };
+  std::vector<int> nodeSizes;
+  for (int perNode = 1; perNode <= ranks; ++perNode)
+    if (ranks % perNode == 0) nodeSizes.push_back(perNode);
+  combine(algorithm.options & kRanksPerNode, [](AlgorithmOptions& o, int v) { o.ranksPerNode = v; }, nodeSizes);
+  combine(algorithm.options & kDims, [](AlgorithmOptions& o, const std::vector<int>& v) { o.dims = v; }, gridsOf(ranks));
+  combine(algorithm.options & kInner, [](AlgorithmOptions& o, const std::string& v) { o.inner = v; },
+          std::vector<std::string>{"ring", "halving-doubling"});
+  combine(algorithm.options & kChannels, [](AlgorithmOptions& o, int v) { o.channels = v; }, std::vector<int>{1, 2, 3});
+  std::vector<AlgorithmOptions> accepted;
+  for (const AlgorithmOptions& options : checked) {
+    try {
+      algorithm.validate(ranks, options);
+      accepted.push_back(options);
+    } catch (const InvalidArgument&) {
+    }
   }
-  return checked;
+  return accepted;
 }
 
 TEST(TranslationPeriod, EveryClaimHoldsOnEveryRank) {
@@ -77,9 +96,8 @@ TEST(TranslationPeriod, EveryClaimHoldsOnEveryRank) {
   int claims = 0;
   for (const AlgorithmDefinition* algorithm : claimingAlgorithms()) {
     for (int ranks : {1, 2, 3, 4, 6, 8, 12, 16}) {
-      for (AlgorithmOptions options : optionsToCheck(*algorithm, ranks)) {
-        if (!(algorithm->options & kInner)) options.inner.reset();
-        for (Elements elements : {Elements{0}, Elements{ranks * 5}, Elements{ranks * 5 + 3}, Elements{ranks * 64}}) {
+      for (const AlgorithmOptions& options : optionsToCheck(*algorithm, ranks)) {
+        for (Elements elements : {Elements{0}, Elements{ranks * 5}, Elements{ranks * 5 + 3}, Elements{ranks * 60}, Elements{ranks * 64}}) {
           const Schedule schedule = makeSchedule(*algorithm, {algorithm->collective, ranks, elements, 4}, options);
           const int period = schedule.translationPeriod();
           if (period == 0) continue;
@@ -112,6 +130,9 @@ TEST(TranslationPeriod, DdlRepeatsEveryStepOfItsLastDimensionAndCompositesEveryS
   // torus-2d 8x8: one row, where the rows and the columns' ring divide the elements.
   EXPECT_EQ(periodOf(kTorus2dAllreduce, 64 * 10, {.dims = std::vector<int>{8, 8}}), 8);
   EXPECT_EQ(periodOf(kTorus2dAllreduce, 8 * 9, {.dims = std::vector<int>{8, 8}}), 0);
+  // nccl-ring, 4 channels of 8 per node: one node, where every channel's part divides by the ranks.
+  EXPECT_EQ(periodOf(kNcclRingAllreduce, 64 * 4 * 3, {.ranksPerNode = 8, .channels = 4}), 8);
+  EXPECT_EQ(periodOf(kNcclRingAllreduce, 64 * 3, {.ranksPerNode = 8, .channels = 4}), 0);
 }
 
 // A grouped schedule (FSDP HYBRID_SHARD's collectives) claims its groups' size within them, and across them
