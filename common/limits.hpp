@@ -6,9 +6,9 @@
 
 namespace ddl {
 
-// The most ranks ddlscale schedules, simulates or runs: four times the largest job it is meant to plan
-// (16,384 GPUs). Memory estimates refuse most large cases before it.
-constexpr int kMaxRanks = 1 << 16;
+// The most ranks ddlscale schedules, simulates or runs: the largest jobs it is meant to plan (100,000 GPUs),
+// with room to round up to a grid. Memory estimates refuse most large cases before it.
+constexpr int kMaxRanks = 1 << 17;
 
 // The largest buffer, in bytes: 1 PiB, far above any gradient set, and small enough that sizes and their
 // products stay exact in 64 bits and in doubles.

@@ -183,7 +183,7 @@ int runCollective(CollectiveArguments& args) {
     const Schedule schedule = plan(sizes[s]).schedule;
     requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
                             "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
-                            engine.ranksHeld(schedule, cluster));
+                            engine.ranksHeld(schedule, cluster), engine.world());
   }
 
   CollectiveSweep sweep;

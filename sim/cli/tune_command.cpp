@@ -98,8 +98,9 @@ int runTune(const TuneArguments& args) {
         makeSchedule(*candidate.algorithm, {*kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, candidate.options);
     const int held = engine.ranksHeld(largest, cluster);
     requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
-                            "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs", held);
-    mostBytes = std::max(mostBytes, estimatedSimulationBytes(largest, netpointsOf(cluster), held));
+                            "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs", held,
+                            engine.world());
+    mostBytes = std::max(mostBytes, estimatedSimulationBytes(largest, netpointsOf(cluster), held, engine.world()));
   }
   const int jobs = jobsThatFit(args.jobs, mostBytes);
 

@@ -24,6 +24,11 @@
 
 namespace ddl {
 
+// What an engine's world holds besides the programs (sim/sweep/simulation_memory.hpp): SimGrid's, an actor
+// per rank on a stack of its own and a full zone's N x N routing table; the step engine's, each rank's
+// state and the routes of the streams it uses.
+enum class EngineWorld { SimGridActors, StepEvents };
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -31,6 +36,7 @@ class Engine {
   // Its name on the command line (--engine) and in results (run.engine), and what it is, for --help.
   virtual std::string_view name() const = 0;
   virtual std::string_view description() const = 0;
+  virtual EngineWorld world() const = 0;
 
   // Every rank runs `schedule` `runs` times back to back after one common start.
   virtual CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform, int runs) const = 0;

@@ -8,6 +8,7 @@ namespace ddl {
 class SimGridEngine final : public Engine {
  public:
   std::string_view name() const override { return "message"; }
+  EngineWorld world() const override { return EngineWorld::SimGridActors; }
   std::string_view description() const override { return "SimGrid: an actor per rank, the reference"; }
   CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform, int runs) const override;
   IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,

@@ -9,6 +9,7 @@ namespace ddl {
 class StepEngine final : public Engine {
  public:
   std::string_view name() const override { return "step"; }
+  EngineWorld world() const override { return EngineWorld::StepEvents; }
   std::string_view description() const override { return "the same rules and sharing in one event loop, faster"; }
   CollectiveTiming collective(const Schedule& schedule, const PlatformDescription& platform, int runs) const override;
   IterationSimulation iteration(const IterationPlan& plan, const IterationCollectives& buckets, const PlatformDescription& platform,

@@ -325,7 +325,7 @@ Quotient quotientOf(const IterationCollectives& buckets, const PlatformDescripti
 
 BucketEvening eveningFor(const IterationCollectives& buckets) {
   for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
-    if (static_cast<double>(buckets.schedules[b].program(0).size()) * buckets.gpus > kExactHeldStepsLimit) return BucketEvening::Allow;
+    if (static_cast<double>(buckets.schedules[b].program(0).size()) * buckets.gpus > kExactStepsLimit) return BucketEvening::Allow;
   double change = 0;
   if (!evenedBuckets(buckets, change) || change > kEvenedBucketTolerance) return BucketEvening::Forbid;
   return BucketEvening::Allow;

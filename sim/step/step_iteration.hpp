@@ -34,12 +34,13 @@ enum class BucketEvening { Forbid, Allow };
 
 // ddlsim's choice (eveningFor): evening where it changes no bucket by more than kEvenedBucketTolerance of
 // its elements, which moved no iteration measured by more than 1e-5 of its time (tests/sim/step_symmetry_test.cpp
-// holds it to 1e-4; sim/README.md has the measurements), or where simulating every bucket as given would
-// hold more than kExactHeldStepsLimit steps at once (the largest bucket's program on every rank; about 10 GB
-// at sim/sweep/simulation_memory.hpp's 160 bytes a step: a flat ring from 5,794 GPUs on), whatever the
-// change. Otherwise every bucket is simulated as given, exactly.
+// holds it to 1e-4; sim/README.md has the measurements), or, whatever the change, where simulating the
+// buckets as given would simulate more than kExactStepsLimit steps of one bucket at once (its program on
+// every rank): tens of seconds of this machine's time per bucket, and 670 MB at sim/sweep/simulation_memory.hpp's
+// 160 bytes a step (a flat ring from 1,449 GPUs on, DDL over DGX H100's grid from 16,384). The change is
+// then reported, not bounded. Otherwise every bucket is simulated as given, exactly.
 inline constexpr double kEvenedBucketTolerance = 1e-3;
-inline constexpr double kExactHeldStepsLimit = 1 << 26;
+inline constexpr double kExactStepsLimit = 1 << 22;
 BucketEvening eveningFor(const IterationCollectives& buckets);
 
 // The ranks simulateIteration simulates (no timeline): one period of them, or all.

@@ -247,9 +247,10 @@ double ScenarioSweep::requireMemory() const {
     // A point holds one collective's programs at a time: of each algorithm's schedules, the largest needs most.
     for (std::size_t b : largestScheduleOfEachAlgorithm(point->buckets)) {
       const Schedule& schedule = point->buckets.schedules[b];
-      most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held));
+      most = std::max(most, estimatedSimulationBytes(schedule, netpoints, held, engine_.world()));
       requireSimulationMemory(schedule, netpoints, gpusField(scenario_, point->gpus),
-                              "simulating " + schedule.description() + " on " + std::to_string(point->gpus) + " GPUs", held);
+                              "simulating " + schedule.description() + " on " + std::to_string(point->gpus) + " GPUs", held,
+                              engine_.world());
     }
   }
   return most;
@@ -337,7 +338,7 @@ void ScenarioSweep::requireTraceMemory(std::size_t algorithm, int gpus) const {
   const int held = engine_.ranksHeld(plan_, buckets, cluster, scenario_.effects, true);
   for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
     requireSimulationMemory(buckets.schedules[b], netpointsOf(cluster), "--trace-gpus",
-                            "tracing " + tracedLabel(scenario_, algorithm, gpus), held);
+                            "tracing " + tracedLabel(scenario_, algorithm, gpus), held, engine_.world());
 }
 
 IterationTimeline ScenarioSweep::trace(std::size_t algorithm, int gpus) const {

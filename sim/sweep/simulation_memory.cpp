@@ -30,14 +30,19 @@ int netpointsOf(const Cluster& cluster) {
   return cluster.hosts() + (cluster.topology().node.sharedMemory ? cluster.nodes() : 0);
 }
 
-double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks) {
-  return kSimulationBaseBytes + kSimulationBytesPerRank * schedule.ranks() + kSimulationBytesPerStep * heldSteps(schedule, heldRanks) +
-         kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
+double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks, EngineWorld world) {
+  const double programs = kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, heldRanks);
+  if (world == EngineWorld::StepEvents) return programs + kStepEngineBytesPerRank * schedule.ranks();
+  return programs + kSimulationBytesPerRank * schedule.ranks() + kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
 }
 
 void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
-                             int heldRanks) {
-  const double bytes = estimatedSimulationBytes(schedule, netpoints, heldRanks);
+                             int heldRanks, EngineWorld world) {
+  const double bytes = estimatedSimulationBytes(schedule, netpoints, heldRanks, world);
+  if (world == EngineWorld::StepEvents) {
+    requireMemory(bytes, field, what);
+    return;
+  }
   requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.ranks());
   // A margin for SimGrid's and the libraries' own mappings.
   const long mappings = static_cast<long>(kMappingsPerActor) * schedule.ranks() + 1000;

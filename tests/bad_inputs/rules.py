@@ -131,7 +131,7 @@ RULES = {
         ("ddlsim collective", "ddlsim collective: 4096 GPUs in a ring under a 4 GB ulimit -v"),
         ("ddlsim collective", "ddlsim collective: -f 1.0001: too many sizes"),
         ("ddlsim collective", "ddlsim collective --algorithm auto: a ring at the small size of a 16384-GPU table"),
-        ("ddlsim tune", "ddlsim tune: 65536 GPUs: more memory than there is"),
+        ("ddlsim tune", "ddlsim tune: 65536 GPUs on SimGrid's engine: more memory than there is"),
         ("ddlsim platform", "ddlsim platform: an XML file of one leaf of 16000 nodes"),
         ("ddlsim schedule", "ddlsim schedule: --ranks 65536 in a ring: more memory than there is"),
         *each(LISTINGS, "not applicable: prints a fixed list"),
