@@ -8,6 +8,7 @@
 
 #include "algorithms/collectives/algorithm_options.hpp"
 #include "algorithms/collectives/registry.hpp"
+#include "common/invalid_argument.hpp"
 #include "sim/engine/stuck_ranks.hpp"
 #include "sim/step/step_program_runs.hpp"
 
@@ -261,15 +262,21 @@ bool computesAlike(const IterationEffects& effects, int gpus, const RankSymmetry
 // Nullopt where none does, or where the bucket has fewer elements than that multiple: its blocks of none
 // and one element are messages and no messages, which evening would not keep.
 std::optional<Schedule> evenedSchedule(const Schedule& schedule, const AlgorithmChoice& algorithm) {
+  if (!algorithm.algorithm->translationPeriod) return std::nullopt;  // claims none at any size
   const CollectiveSpec& spec = schedule.spec();
   for (Elements k = 1; k <= kMaxChannels; ++k) {
     const Elements unit = k * spec.ranks;
     if (spec.elements < unit) return std::nullopt;
     const Elements evened = (spec.elements + unit / 2) / unit * unit;
-    Schedule rebuilt = makeSchedule(*algorithm.algorithm, {spec.kind, spec.ranks, evened, spec.elementBytes}, algorithm.options);
+    std::optional<Schedule> rebuilt;
+    try {
+      rebuilt = makeSchedule(*algorithm.algorithm, {spec.kind, spec.ranks, evened, spec.elementBytes}, algorithm.options);
+    } catch (const InvalidArgument&) {
+      return std::nullopt;  // the options do not fit the evened bucket (more chunks than a program may hold): as given
+    }
     // A schedule over groups (makeGroupedSchedule) is not what makeSchedule rebuilds: never replaced.
-    if (rebuilt.description() != schedule.description()) return std::nullopt;
-    if (rebuilt.translationPeriod() > 0) return rebuilt;
+    if (rebuilt->description() != schedule.description()) return std::nullopt;
+    if (rebuilt->translationPeriod() > 0) return rebuilt;
   }
   return std::nullopt;
 }
