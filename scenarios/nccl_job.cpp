@@ -6,6 +6,7 @@
 #include "algorithms/collectives/option_table.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "common/invalid_argument.hpp"
+#include "scenarios/scenario.hpp"
 #include "topologies/cluster.hpp"
 
 namespace ddl {
@@ -30,7 +31,7 @@ NcclJob ncclJobOf(const Topology& topology, int gpus) {
                                       topology.name + " part full; NCCL's tuning model takes nodes of as many ranks each (a "
                                       "multiple of " + std::to_string(topology.node.gpus) + ")");
   job.computeCapability = computeCapabilityOf(topology.node.gpuModel);
-  const ClusterShape shape{topology.name, {}, topology.node.gpus, topology.nicsUsed};
+  const ClusterShape shape = clusterShapeOf(topology, gpus);
   job.channels = static_cast<int>(std::get<std::int64_t>(findOptionDeclaration("channels")->derive(
       findAlgorithm(CollectiveKind::Allreduce, "nccl-ring"), shape, gpus)));
   double bandwidth = std::numeric_limits<double>::infinity();
@@ -42,7 +43,7 @@ NcclJob ncclJobOf(const Topology& topology, int gpus) {
     }
   }
   if (job.nodes > 1)
-    bandwidth = std::min(bandwidth, topology.network.nicBandwidthBps * (job.ranksPerNode() == 1 ? 1 : topology.nicsUsed));
+    bandwidth = std::min(bandwidth, topology.network.nicBandwidthBps * (job.ranksPerNode() == 1 ? 1 : shape.nicsPerNode));
   job.ringBusBandwidthBps = bandwidth;
   return job;
 }

@@ -3,7 +3,7 @@
 // ddlsim's topology files say it: the GPU's generation by its model's name, whether a node's GPUs talk over
 // NVLink, NCCL's channels by its rule for the node's NICs (nccl-ring's "channels": "topology"), and the bus
 // bandwidth its rings would get: the narrowest link between two GPUs of a node, and across nodes no more
-// than every cabled NIC together (one NIC per GPU where each node holds one rank).
+// than every NIC its GPUs leave the node through together (one NIC where each node holds one rank).
 
 #include "algorithms/tuning/nccl_tuning_model.hpp"
 #include "topologies/topology.hpp"

@@ -107,12 +107,13 @@ struct Scenario {
   // tuning table's choice at each bucket's size, each checked to fit its bucket.
   BucketAlgorithms bucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
   // Under a sharded parallelism, what runs each bucket's collective of each kind (collectiveKindsOf's order):
-  // the algorithms of the entry's name for every bucket, or for "auto" each kind's table's choice at each
-  // bucket's size (padded to the GPUs, as the plan pads it), each checked to fit its bucket.
+  // the algorithms of the entry's name for every bucket, or for "auto" each kind's table's choice and for
+  // "nccl" NCCL's at each bucket's size (padded to the GPUs, as the plan pads it), each checked to fit its bucket.
   std::vector<BucketAlgorithms> shardedBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
-  // "nccl": each bucket as NCCL's tuning model would allreduce it under Simple; InvalidArgument naming
-  // $.algorithms[i].name where the GPUs leave a node part full.
-  BucketAlgorithms ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan) const;
+  // "nccl": each bucket's collective of `kind` as NCCL's tuning model would run it under Simple;
+  // InvalidArgument naming $.algorithms[i].name where the GPUs leave a node part full.
+  BucketAlgorithms ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan,
+                                        CollectiveKind kind) const;
   // What the point of `algorithm` at `gpus` GPUs is called ("ddl 4x16x4", "auto"): two entries may meet at some
   // GPU counts, and each point is simulated and measured once.
   std::string labelFor(const ScenarioAlgorithm& algorithm, int gpus) const;

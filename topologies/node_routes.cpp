@@ -127,4 +127,10 @@ NodeRoutes::NodeRoutes(const Topology& topology) : gpus_(topology.node.gpus) {
   }
 }
 
+int NodeRoutes::nicsInUse() const {
+  std::vector<int> nics = nicOfGpu_;
+  std::sort(nics.begin(), nics.end());
+  return static_cast<int>(std::unique(nics.begin(), nics.end()) - nics.begin());
+}
+
 }  // namespace ddl

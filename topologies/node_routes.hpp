@@ -26,6 +26,9 @@ class NodeRoutes {
   int nicOf(int gpu) const { return nicOfGpu_[static_cast<std::size_t>(gpu)]; }
   const std::vector<NodeHop>& gpuToNic(int gpu) const { return gpuToNic_[static_cast<std::size_t>(gpu)]; }
   const std::vector<NodeHop>& nicToGpu(int gpu) const { return nicToGpu_[static_cast<std::size_t>(gpu)]; }
+  // How many NICs the node's GPUs leave it through: every used NIC of a full node, fewer where a job uses
+  // some of its GPUs (withGpusPerNode); 0 on a node on its own.
+  int nicsInUse() const;
 
  private:
   std::size_t index(int from, int to) const { return static_cast<std::size_t>(from * gpus_ + to); }

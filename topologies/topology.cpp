@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
+#include "common/invalid_argument.hpp"
 #include "common/json_reader.hpp"
 
 namespace ddl {
@@ -145,6 +147,24 @@ Topology topologyFromJson(const nlohmann::json& json, const std::string& path, c
   }
   if (overrides.nodesPerLeaf) topology.network.nodesPerLeaf = overrides.nodesPerLeaf;
   if (overrides.oversubscription) topology.network.oversubscription = overrides.oversubscription;
+  if (overrides.gpusPerNode) topology = withGpusPerNode(std::move(topology), overrides.gpusPerNode, overrides.gpusPerNodeField);
+  return topology;
+}
+
+Topology withGpusPerNode(Topology topology, int gpus, const std::string& field) {
+  NodeTopology& node = topology.node;
+  if (gpus < 1 || gpus > node.gpus)
+    throw InvalidArgument(field, std::to_string(gpus) + " GPUs per node, but a node of " + topology.name + " has " +
+                                     std::to_string(node.gpus));
+  if (gpus == node.gpus) return topology;
+  const auto removedGpu = [&](const std::string& device) {
+    for (int g = gpus; g < node.gpus; ++g)
+      if (device == NodeTopology::gpuName(g)) return true;
+    return false;
+  };
+  std::erase_if(node.links, [&](const TopologyLink& link) { return removedGpu(link.from) || removedGpu(link.to); });
+  std::erase_if(node.rankOrder, [&](int gpu) { return gpu >= gpus; });
+  node.gpus = gpus;
   return topology;
 }
 

@@ -17,5 +17,7 @@ extern const AlgorithmDefinition kTorus2dAllreduce;
 extern const AlgorithmDefinition kHierarchicalAllreduce;
 extern const AlgorithmDefinition kRingReduceScatter;
 extern const AlgorithmDefinition kRingAllGather;
+extern const AlgorithmDefinition kNcclRingReduceScatter;
+extern const AlgorithmDefinition kNcclRingAllGather;
 
 }  // namespace ddl

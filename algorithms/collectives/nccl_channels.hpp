@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/schedule/collective.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
@@ -30,6 +31,13 @@ inline std::string describeNcclChannels(std::string_view name, const AlgorithmOp
   const int channels = ncclChannelsOf(options);
   return std::string(name) + " " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
          std::to_string(ncclRanksPerNodeOf(options)) + " per node";
+}
+
+// nccl-ring's all-gather and reduce-scatter: moving every rank by a node moves it a node's ranks along every
+// channel's ring, and its blocks to the moved rank's, of the same size where the ranks divide the elements
+// (then every channel's part of every block is of one size too).
+inline int ncclRingOfBlocksTranslationPeriod(const CollectiveSpec& spec, const AlgorithmOptions& options) {
+  return spec.elements % spec.ranks == 0 ? ncclRanksPerNodeOf(options) : 0;
 }
 
 }  // namespace ddl

@@ -34,7 +34,8 @@ struct ClusterShape {
   std::vector<int> grid;  // GPUs per node x nodes per leaf x leaves, sizes of 1 dropped; empty where the GPUs
                           // do not fill whole nodes and leaves
   int gpusPerNode = 1;
-  int nicsPerNode = 1;  // cabled to the fabric (the topology's nics_used)
+  int nicsPerNode = 1;  // that the node's GPUs leave it through (NodeRoutes::nicsInUse): the topology's
+                        // nics_used, fewer where a job uses some of a node's GPUs
 };
 
 struct OptionDeclaration {

@@ -23,6 +23,8 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kNcclTreeAllreduce,
     &kRingReduceScatter,
     &kRingAllGather,
+    &kNcclRingReduceScatter,
+    &kNcclRingAllGather,
 };
 
 }  // namespace

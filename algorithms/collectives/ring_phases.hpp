@@ -46,6 +46,15 @@ void appendRingReduceScatter(ProgramBuilder& builder, const RingOrder& ring, Ran
 void appendRingAllGather(ProgramBuilder& builder, const Group& group, Range range, Channel channel = 0);
 void appendRingAllGather(ProgramBuilder& builder, const RingOrder& ring, Range range, Channel channel = 0);
 
+// NCCL's reduce-scatter and all-gather over channels (NCCL's ring kernels, src/device/all_gather.h and
+// reduce_scatter.h, v2.23.4-1: a chunk's offset is its owner's rank times the count, whatever the ring's
+// order): blocks are numbered by member, not by ring position, since member m's block is its own data; and
+// channel `channel`'s ring moves part `channel` of `channels` of every block, so the channels' rings side by
+// side each carry one part of every member's block. Member m ends with (reduce-scatter) or starts with
+// (all-gather) blockOf(range, g, m) of the group's index m.
+void appendChannelRingReduceScatter(ProgramBuilder& builder, const RingOrder& ring, Range range, int channels, int channel);
+void appendChannelRingAllGather(ProgramBuilder& builder, const RingOrder& ring, Range range, int channels, int channel);
+
 // Exact schedule times: every step moves at most ceil(n/g) elements, and the largest block's chain of
 // g−1 hops is the critical path, so (g−1)(α + ⌈n/g⌉·s·(β+γ)) and (g−1)(α + ⌈n/g⌉·s·β) for element size s.
 double ringReduceScatterSeconds(int members, Elements elements, int elementBytes, const LinkCost& link,

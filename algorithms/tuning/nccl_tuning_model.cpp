@@ -62,15 +62,17 @@ bool ncclEnables(const NcclJob& job, Protocol protocol) {
   return job.intraNode == NcclHardware::NVLink && (cc == 70 || cc == 80 || cc == 90);
 }
 
-double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes) {
+double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes, CollectiveKind kind) {
   requireWholeNodes(job);
   if (!ncclEnables(job, protocol) || job.ranks < 2) return kInfinity;
+  const bool allreduce = kind == CollectiveKind::Allreduce;
   const double gbps = job.ringBusBandwidthBps / 1e9;
   double busBw = gbps;
   if (protocol == Protocol::LL) busBw = std::min(llMaxBusBandwidth(job), gbps * costsOf(Protocol::LL).bandwidthShare);
   if (protocol == Protocol::LL128)
     busBw = std::min(gbps * costsOf(Protocol::LL128).bandwidthShare, job.channels * kPerChMaxRingLL128Bws[generation(job)][nodeColumn(job)]);
-  const int steps = 2 * (job.ranks - 1);
+  // An allreduce's ring goes round twice (reduce-scatter, then all-gather); the halves once.
+  const int steps = (allreduce ? 2 : 1) * (job.ranks - 1);
   const double algBw = busBw * job.ranks / steps;
 
   const ProtocolCosts costs = costsOf(protocol);
@@ -78,10 +80,11 @@ double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
   // With one rank per node every hop is the network's, which NCCL costs with its tree's network latency.
   double interLat = job.ranksPerNode() == 1 ? kTreeHopLatency[2][column(protocol)] : costs.networkHopSeconds * 1e6;
   if (job.nodes > 1) intraLat = std::max(intraLat, kNetOverheadMicroseconds * (protocol == Protocol::Simple ? 3 : 1));
-  const int interSteps = job.nodes > 1 ? 2 * (job.nodes - 1) : 0;
+  const int interSteps = job.nodes > 1 ? (allreduce ? 2 : 1) * (job.nodes - 1) : 0;
   double latency = costs.baseLatencySeconds * 1e6 + (steps - interSteps) * intraLat + interSteps * interLat;
-  // The plateau NCCL measured for rings across nodes once each rank's share of a channel reaches 64 bytes.
-  if (protocol == Protocol::Simple && job.nodes > 1 && bytes / (job.channels * job.ranks) >= 64)
+  // The plateau NCCL measured for allreduce rings across nodes once each rank's share of a channel reaches 64
+  // bytes (ncclTopoGetAlgoTime: allreduce only).
+  if (allreduce && protocol == Protocol::Simple && job.nodes > 1 && bytes / (job.channels * job.ranks) >= 64)
     latency *= job.computeCapability < 80 ? 1.9 : 1.4;
   return (latency + bytes / (1000 * algBw)) * 1e-6;
 }
@@ -119,7 +122,7 @@ int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protoc
 
 std::string NcclChoice::label() const { return algorithm.label() + ", " + std::string(toString(protocol)); }
 
-NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<Protocol> forced) {
+NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std::optional<Protocol> forced) {
   requireWholeNodes(job);
   NcclChoice choice;
   choice.protocol = forced.value_or(Protocol::Simple);
@@ -127,7 +130,9 @@ NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<P
   for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree})
     for (Protocol protocol : allProtocols()) {
       if (forced && protocol != *forced) continue;
-      const double seconds = algorithm == NcclAlgorithm::Ring ? ncclRingModelSeconds(job, protocol, bytes)
+      // NCCL's tree is an allreduce; its reduce-scatter and all-gather run rings (or PAT, NVLS, CollNet).
+      if (algorithm == NcclAlgorithm::Tree && kind != CollectiveKind::Allreduce) continue;
+      const double seconds = algorithm == NcclAlgorithm::Ring ? ncclRingModelSeconds(job, protocol, bytes, kind)
                                                               : ncclTreeModelSeconds(job, protocol, bytes);
       if (seconds < choice.modelSeconds) {
         choice.modelSeconds = seconds;
@@ -136,7 +141,7 @@ NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<P
       }
     }
   const bool tree = choice.ncclAlgorithm == NcclAlgorithm::Tree;
-  choice.algorithm.algorithm = &findAlgorithm(CollectiveKind::Allreduce, tree ? "nccl-tree" : "nccl-ring");
+  choice.algorithm.algorithm = &findAlgorithm(kind, tree ? "nccl-tree" : "nccl-ring");
   choice.algorithm.options.channels = ncclChannelsFor(job, choice.ncclAlgorithm, choice.protocol, bytes);
   choice.algorithm.options.ranksPerNode = job.ranksPerNode();
   return choice;

@@ -1,9 +1,10 @@
 #pragma once
-// NCCL's own choice of how to run an allreduce, as its tuning model makes it (NVIDIA/nccl v2.23.4-1, read:
+// NCCL's own choice of how to run an allreduce, a reduce-scatter or an all-gather, as its tuning model makes it (NVIDIA/nccl v2.23.4-1, read:
 // src/graph/tuning.cc for each algorithm and protocol's latency and bandwidth, src/enqueue.cc for the
 // fastest and then for how many channels a size needs), over what ddlsim models of NCCL: its ring
-// (nccl-ring) and its tree (nccl-tree) over channels, each under Simple, LL or LL128. NCCL also weighs NVLS
-// and CollNet where the hardware has them, which ddlsim does not model yet.
+// (nccl-ring) and its tree (nccl-tree, allreduce only) over channels, each under Simple, LL or LL128. NCCL
+// also weighs NVLS and CollNet where the hardware has them, and PAT for reduce-scatter and all-gather with
+// one GPU per node, which ddlsim does not model yet: there its choice is the ring NCCL would weigh beside them.
 //
 // The model's inputs are what NCCL learns of the system: ranks, nodes, whether a node's GPUs talk over
 // NVLink, the GPU generation and its channels. One is estimated: the bus bandwidth NCCL's ring search
@@ -44,9 +45,12 @@ struct NcclChoice {
   std::string label() const;
 };
 
-// NCCL's estimate of an allreduce of `bytes` by its ring under `protocol` on all the job's channels
-// (ncclTopoGetAlgoTime): latency + bytes / bandwidth. Infinite where NCCL would not enable the protocol.
-double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes);
+// NCCL's estimate of a collective of `bytes` by its ring under `protocol` on all the job's channels
+// (ncclTopoGetAlgoTime): latency + bytes / bandwidth. `bytes` is the whole buffer, as NCCL and nccl-tests
+// count it (a reduce-scatter's input, an all-gather's output). Infinite where NCCL would not enable the
+// protocol.
+double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes,
+                            CollectiveKind kind = CollectiveKind::Allreduce);
 // The same for NCCL's tree (intra-node chain, inter-node double binary tree); infinite on one rank.
 double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes);
 // Whether NCCL enables LL128 on this job by default (Volta, Ampere and Hopper over NVLink); LL and Simple
@@ -56,8 +60,9 @@ bool ncclEnables(const NcclJob& job, Protocol protocol);
 // less than its threads' threshold of work (src/enqueue.cc).
 int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes);
 
-// The fastest of ring and tree by NCCL's model, among every protocol NCCL enables, or only `forced` (as
-// NCCL_PROTO forces one). InvalidArgument("ranks", ...) for a job whose nodes do not hold its ranks evenly.
-NcclChoice ncclAllreduceChoice(const NcclJob& job, double bytes, std::optional<Protocol> forced = std::nullopt);
+// The fastest of ring and tree (an allreduce's; the ring alone for the others) by NCCL's model, among every
+// protocol NCCL enables, or only `forced` (as NCCL_PROTO forces one). InvalidArgument("ranks", ...) for a
+// job whose nodes do not hold its ranks evenly.
+NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std::optional<Protocol> forced = std::nullopt);
 
 }  // namespace ddl

@@ -28,25 +28,6 @@ constexpr double kResidualFloor = 1e-4;
 
 bool endsAtGpu(const TopologyLink& link) { return link.from.rfind("gpu", 0) == 0 || link.to.rfind("gpu", 0) == 0; }
 
-// The node cut to its first `gpus` GPUs (the measured hosts ran that many ranks each): links to the others
-// go, and so do they from rank_order.
-Topology withGpusPerNode(Topology topology, int gpus, const std::string& field) {
-  NodeTopology& node = topology.node;
-  if (gpus > node.gpus)
-    throw InvalidArgument(field, std::to_string(gpus) + " ranks per host, but a node of " + topology.name + " has " +
-                                     std::to_string(node.gpus) + " GPUs");
-  if (gpus == node.gpus) return topology;
-  auto removedGpu = [&](const std::string& device) {
-    for (int g = gpus; g < node.gpus; ++g)
-      if (device == NodeTopology::gpuName(g)) return true;
-    return false;
-  };
-  std::erase_if(node.links, [&](const TopologyLink& link) { return removedGpu(link.from) || removedGpu(link.to); });
-  std::erase_if(node.rankOrder, [&](int gpu) { return gpu >= gpus; });
-  node.gpus = gpus;
-  return topology;
-}
-
 struct Row {
   std::string sweep;
   const AlgorithmDefinition* algorithm;

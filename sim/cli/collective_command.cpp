@@ -135,8 +135,6 @@ int runCollective(CollectiveArguments& args) {
                                              " GPUs, as nccl-tests' " + std::string(toString(kind)) + " needs");
   const bool tuned = !file && args.algorithm.tuned();
   const bool nccl = !file && args.algorithm.ncclChosen();
-  if (nccl && kind != CollectiveKind::Allreduce)
-    throw InvalidArgument("--collective", "--algorithm nccl chooses among NCCL's allreduces only");
   // One algorithm for every size, unless a tuning table or NCCL's tuning model chooses per size.
   const std::optional<AlgorithmChoice> fixed =
       file || tuned || nccl ? std::nullopt
@@ -171,7 +169,7 @@ int runCollective(CollectiveArguments& args) {
     const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
     if (file) return {*file, named, ""};
     if (nccl) {
-      const NcclChoice choice = ncclAllreduceChoice(*ncclJob, static_cast<double>(bytes), named);
+      const NcclChoice choice = ncclChoice(*ncclJob, kind, static_cast<double>(bytes), named);
       return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol, choice.label()};
     }
     return {args.algorithm.schedule(spec, "--gpus"), named, tuned ? args.algorithm.choiceFor(static_cast<double>(bytes)).label() : ""};

@@ -9,7 +9,7 @@ namespace ddl {
 
 class TopologyFlags {
  public:
-  // Adds --nics-per-node, --nodes-per-leaf, --oversubscription and --placement; the topology itself is
+  // Adds --nics-per-node, --nodes-per-leaf, --oversubscription, --gpus-per-node and --placement; the topology itself is
   // a positional or option the caller adds, bound to topology().
   void addTo(CLI::App* command);
   std::string& topology() { return topology_; }

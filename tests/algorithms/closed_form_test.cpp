@@ -113,6 +113,16 @@ TEST(ClosedForm, EqualsTheScheduleWalkForNcclRingOnEveryNodeSizeAndChannelCount)
           expectClosedFormEqualsWalk(kNcclRingAllreduce, ranks, elements, {.ranksPerNode = perNode, .channels = channels});
 }
 
+// The same for its reduce-scatter and all-gather, whose channel 0 carries the first part of every rank's block.
+TEST(ClosedForm, EqualsTheScheduleWalkForNcclRingReduceScatterAndAllGather) {
+  for (const AlgorithmDefinition* algorithm : {&kNcclRingReduceScatter, &kNcclRingAllGather})
+    for (int ranks : {2, 6, 8, 24})
+      for (int perNode : divisorsOf(ranks))
+        for (int channels : {1, 2, 3, 8})
+          for (Elements elements : elementGrid(ranks))
+            expectClosedFormEqualsWalk(*algorithm, ranks, elements, {.ranksPerNode = perNode, .channels = channels});
+}
+
 // Pipelined trees: exact when every chunk has one size, which these element counts give with 4 KiB chunks
 // (2 trees x chunks x 1024 four-byte elements).
 TEST(ClosedForm, EqualsTheScheduleWalkForDoubleBinaryTreeWithEqualChunks) {

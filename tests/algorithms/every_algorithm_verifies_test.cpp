@@ -88,6 +88,10 @@ std::vector<Case> cases() {
     // nccl-tree on the same nodes and channels, in chunks of 1 MiB: the largest count (4 MB) pipelines in
     // up to 4 chunks a channel, the rest in one (smaller chunks at that count would take minutes).
     Case ncclTree{CollectiveKind::Allreduce, "nccl-tree", p, {}, "nccl_tree_node_sizes" + suffix};
+    // NCCL's reduce-scatter and all-gather rings on the same nodes and channels: every rank's own block,
+    // wherever its channel's ring enters the node.
+    Case ncclReduceScatter{CollectiveKind::ReduceScatter, "nccl-ring", p, {}, "reduce_scatter_nccl_ring_node_sizes" + suffix};
+    Case ncclAllGather{CollectiveKind::AllGather, "nccl-ring", p, {}, "all_gather_nccl_ring_node_sizes" + suffix};
     const std::vector<int> divisors = divisorsOf(p);
     std::vector<std::pair<int, int>> ncclShapes;  // (ranks per node, channels)
     if (p > kEveryNodeSizeUpTo) {
@@ -105,6 +109,8 @@ std::vector<Case> cases() {
       shape.ranksPerNode = perNode;
       shape.channels = std::min(channels, kMaxChannels);
       ncclRing.shapes.push_back(shape);
+      ncclReduceScatter.shapes.push_back(shape);
+      ncclAllGather.shapes.push_back(shape);
       shape.chunkBytes = 1 << 20;
       ncclTree.shapes.push_back(shape);
     }
@@ -118,6 +124,8 @@ std::vector<Case> cases() {
     all.push_back(torus);
     all.push_back(ncclRing);
     all.push_back(ncclTree);
+    all.push_back(ncclReduceScatter);
+    all.push_back(ncclAllGather);
   }
   return all;
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "algorithms/collectives/registry.hpp"
 #include "algorithms/tuning/nccl_tuning_model.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -57,6 +58,30 @@ TEST(NcclTuningModel, RingsAcrossNodesPayTheNetworkAndThePlateau) {
               (8.4 + 28 * 3.4 + 2 * 14.0 + 1024 / (1000 * 200 * 16.0 / 30)) * 1e-6, 1e-12);
 }
 
+TEST(NcclTuningModel, ReduceScatterAndAllGatherRingsGoRoundOnceWithoutThePlateau) {
+  // One node under Simple: 8.4 + 7 x 3.4 us; the whole buffer (every rank's block) at 240 x 8 / 7 GB/s.
+  const double oneNode = 8.4 + 7 * 3.4 + 1e9 / (1000 * 240 * 8.0 / 7);
+  for (CollectiveKind kind : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather})
+    EXPECT_NEAR(ncclRingModelSeconds(oneA100Node(), Protocol::Simple, 1e9, kind), oneNode * 1e-6, 1e-12);
+  // Two nodes: 15 steps, one of them between nodes, and no plateau at a size that has it for an allreduce.
+  const double bytes = 64.0 * 16 * 16;
+  EXPECT_NEAR(ncclRingModelSeconds(twoA100Nodes(), Protocol::Simple, bytes, CollectiveKind::AllGather),
+              (8.4 + 14 * 3.4 + 14.0 + bytes / (1000 * 200 * 16.0 / 15)) * 1e-6, 1e-12);
+}
+
+TEST(NcclTuningModel, ReduceScatterAndAllGatherRunNcclsRingAtEverySize) {
+  for (CollectiveKind kind : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather})
+    for (double bytes : {1024.0, 1e6, 4e9}) {
+      const NcclChoice choice = ncclChoice(twoA100Nodes(), kind, bytes);
+      EXPECT_EQ(choice.ncclAlgorithm, NcclAlgorithm::Ring) << toString(kind) << " of " << bytes << " bytes";
+      EXPECT_EQ(choice.algorithm.algorithm, &findAlgorithm(kind, "nccl-ring")) << toString(kind);
+      EXPECT_DOUBLE_EQ(choice.modelSeconds, ncclRingModelSeconds(twoA100Nodes(), choice.protocol, bytes, kind));
+    }
+  // LL for a small all-gather across nodes (23.3 us of latency against Simple's 70.0), Simple for a large one.
+  EXPECT_EQ(ncclChoice(twoA100Nodes(), CollectiveKind::AllGather, 1024).protocol, Protocol::LL);
+  EXPECT_EQ(ncclChoice(twoA100Nodes(), CollectiveKind::AllGather, 4e9).protocol, Protocol::Simple);
+}
+
 TEST(NcclTuningModel, TreeTimeIsNcclsChainAndTreeLatencyPlusCorrectedBandwidth) {
   // 2 x (7 NVLink hops + 1 network hop) under LL: 6.8 + 2 (7 x 0.6 + 5.0) = 25.2 us; bandwidth
   // min(200 x 0.92, 16 x 23.6) / 3.8, capped at Intel's 39.0 across two nodes, halved, and corrected at
@@ -67,22 +92,22 @@ TEST(NcclTuningModel, TreeTimeIsNcclsChainAndTreeLatencyPlusCorrectedBandwidth) 
 }
 
 TEST(NcclTuningModel, ChoosesLowLatencyForSmallMessagesAndSimpleForLargeOnes) {
-  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024).protocol, Protocol::LL);
-  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 4e9).protocol, Protocol::Simple);
-  const NcclChoice large = ncclAllreduceChoice(twoA100Nodes(), 4e9);
+  EXPECT_EQ(ncclChoice(oneA100Node(), CollectiveKind::Allreduce, 1024).protocol, Protocol::LL);
+  EXPECT_EQ(ncclChoice(oneA100Node(), CollectiveKind::Allreduce, 4e9).protocol, Protocol::Simple);
+  const NcclChoice large = ncclChoice(twoA100Nodes(), CollectiveKind::Allreduce, 4e9);
   EXPECT_EQ(large.algorithm.algorithm->name, "nccl-ring");
   EXPECT_EQ(large.algorithm.options.channels, 16);
   EXPECT_EQ(large.algorithm.options.ranksPerNode, 8);
   EXPECT_EQ(large.label(), "nccl-ring 16 channels, 8 per node, simple");
   for (double bytes : {1e3, 1e5, 1e7, 1e9}) {
-    const NcclChoice choice = ncclAllreduceChoice(twoA100Nodes(), bytes);
+    const NcclChoice choice = ncclChoice(twoA100Nodes(), CollectiveKind::Allreduce, bytes);
     for (Protocol protocol : allProtocols())
       EXPECT_LE(choice.modelSeconds, std::min(ncclRingModelSeconds(twoA100Nodes(), protocol, bytes),
                                               ncclTreeModelSeconds(twoA100Nodes(), protocol, bytes)))
           << bytes;
   }
   // Two nodes, 1 KB: NCCL's tree (25 us) beats any ring (30 steps).
-  const NcclChoice small = ncclAllreduceChoice(twoA100Nodes(), 1024);
+  const NcclChoice small = ncclChoice(twoA100Nodes(), CollectiveKind::Allreduce, 1024);
   EXPECT_EQ(small.ncclAlgorithm, NcclAlgorithm::Tree);
   EXPECT_EQ(small.algorithm.algorithm->name, "nccl-tree");
   EXPECT_EQ(small.protocol, Protocol::LL);
@@ -90,8 +115,8 @@ TEST(NcclTuningModel, ChoosesLowLatencyForSmallMessagesAndSimpleForLargeOnes) {
 }
 
 TEST(NcclTuningModel, AForcedProtocolIsTheOnlyOneConsidered) {
-  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024, Protocol::Simple).protocol, Protocol::Simple);
-  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 4e9, Protocol::LL).protocol, Protocol::LL);
+  EXPECT_EQ(ncclChoice(oneA100Node(), CollectiveKind::Allreduce, 1024, Protocol::Simple).protocol, Protocol::Simple);
+  EXPECT_EQ(ncclChoice(oneA100Node(), CollectiveKind::Allreduce, 4e9, Protocol::LL).protocol, Protocol::LL);
 }
 
 TEST(NcclTuningModel, LL128OnlyWhereNcclEnablesItByDefault) {
@@ -102,7 +127,7 @@ TEST(NcclTuningModel, LL128OnlyWhereNcclEnablesItByDefault) {
   for (const NcclJob& job : {pcie, pascal}) {
     EXPECT_FALSE(ncclEnables(job, Protocol::LL128));
     EXPECT_TRUE(std::isinf(ncclRingModelSeconds(job, Protocol::LL128, 1e6)));
-    for (double bytes : {1e3, 1e6, 1e9}) EXPECT_NE(ncclAllreduceChoice(job, bytes).protocol, Protocol::LL128);
+    for (double bytes : {1e3, 1e6, 1e9}) EXPECT_NE(ncclChoice(job, CollectiveKind::Allreduce, bytes).protocol, Protocol::LL128);
   }
   EXPECT_TRUE(ncclEnables(oneA100Node(), Protocol::LL128));
 }
@@ -116,13 +141,13 @@ TEST(NcclTuningModel, UsesFewerChannelsWhereEachWouldHaveTooLittleWork) {
   EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::LL, 1024), 1);
   EXPECT_EQ(ncclChannelsFor(oneA100Node(), ring, Protocol::LL, 3.0 * 512 * 8 * 8), 3);
   EXPECT_EQ(ncclChannelsFor(oneA100Node(), NcclAlgorithm::Tree, Protocol::LL, 3.0 * 512 * 8), 3);
-  EXPECT_EQ(ncclAllreduceChoice(oneA100Node(), 1024).algorithm.options.channels, 1);
+  EXPECT_EQ(ncclChoice(oneA100Node(), CollectiveKind::Allreduce, 1024).algorithm.options.channels, 1);
 }
 
 TEST(NcclTuningModel, RefusesRanksThatDoNotFillTheirNodesEvenly) {
   NcclJob uneven = twoA100Nodes();
   uneven.ranks = 15;
-  EXPECT_THROW(ncclAllreduceChoice(uneven, 1024), InvalidArgument);
+  EXPECT_THROW(ncclChoice(uneven, CollectiveKind::Allreduce, 1024), InvalidArgument);
 }
 
 }  // namespace

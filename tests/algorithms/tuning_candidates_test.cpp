@@ -76,10 +76,13 @@ TEST(TuningCandidates, OfAPrimeRankCountAreTheAlgorithmsThatTakeAnyCount) {
   }
 }
 
-TEST(TuningCandidates, OfReduceScatterAreItsRing) {
-  const std::vector<AlgorithmChoice> candidates = tuningCandidates(CollectiveKind::ReduceScatter, 8, kFourPerNode);
-  ASSERT_EQ(candidates.size(), 1u);
-  EXPECT_EQ(candidates[0].algorithm->name, "ring");
+// The plain ring, and NCCL's over the node's ranks with one and two channels per NIC, as for an allreduce.
+TEST(TuningCandidates, OfReduceScatterAndAllGatherAreTheRingAndNcclsRings) {
+  for (CollectiveKind kind : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather}) {
+    const std::set<std::string> labels = labelsOf(tuningCandidates(kind, 8, kFourPerNode));
+    EXPECT_EQ(labels, (std::set<std::string>{"ring", "nccl-ring 1 channel, 4 per node", "nccl-ring 2 channels, 4 per node"}))
+        << toString(kind);
+  }
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ struct AlgorithmShape {
 };
 
 // Every algorithm in a shape that fits `ranks`: all factorisations into two dims for ddl and torus-2d,
-// hierarchical at every node size, the pipelined double binary tree, NCCL's ring over several channels.
+// hierarchical at every node size, the pipelined double binary tree, NCCL's rings over several channels.
 inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
   std::vector<AlgorithmShape> all;
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
@@ -41,6 +41,12 @@ inline std::vector<AlgorithmShape> algorithmShapes(int ranks) {
   const int perNode = ranks % 2 == 0 ? 2 : 1;
   all.push_back({CollectiveKind::Allreduce, "nccl-ring", {.ranksPerNode = perNode, .channels = 3}});
   all.push_back({CollectiveKind::Allreduce, "nccl-ring", {.ranksPerNode = ranks, .channels = 2 * ranks}});
+  // NCCL's reduce-scatter and all-gather rings: every rank's own block, cut into parts by channel, whatever
+  // place the channel's ring gives the rank.
+  for (CollectiveKind kind : {CollectiveKind::ReduceScatter, CollectiveKind::AllGather}) {
+    all.push_back({kind, "nccl-ring", {.ranksPerNode = perNode, .channels = 3}});
+    all.push_back({kind, "nccl-ring", {.ranksPerNode = ranks, .channels = ranks}});
+  }
   return all;
 }
 

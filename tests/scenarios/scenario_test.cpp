@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <span>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/collectives/registry.hpp"
+#include "algorithms/training/iteration_steps.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/statistics.hpp"
 #include "scenarios/nccl_job.hpp"
@@ -63,7 +67,7 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
   ASSERT_EQ(chosen.size(), plan.buckets().size());
   for (std::size_t b = 0; b < chosen.size(); ++b) {
     const double bytes = static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes;
-    EXPECT_EQ(chosen[b].label(), ncclAllreduceChoice(job, bytes, Protocol::Simple).algorithm.label()) << "bucket " << b;
+    EXPECT_EQ(chosen[b].label(), ncclChoice(job, CollectiveKind::Allreduce, bytes, Protocol::Simple).algorithm.label()) << "bucket " << b;
   }
   EXPECT_EQ(scenario.bucketAlgorithms(nccl, 1, plan).front().algorithm->name, "ring");
   json["gpus"] = {12};
@@ -131,15 +135,21 @@ TEST(Scenario, ASequenceModelRunsAtTheSequenceLengthItsProfilesWereMeasuredAt) {
 // A sharded plan keeps a share of the model's states that shrinks with the GPUs: Llama 2 7B, which no H100
 // holds under DDP, fits under zero3 on 8 of them, but not on one; the plan reduce-scatters and all-gathers,
 // so its algorithms must be named algorithms of both kinds.
-TEST(Scenario, ShardedPlansFitWhereTheirShareFitsAndNameCollectivesOfBothKinds) {
+// Llama 2 7B on DGX H100 under zero3 at `gpus`, with `algorithms`: GPT-2 XL's scenario made a sharded one.
+nlohmann::json llamaUnderZero3(const char* algorithms, const std::vector<int>& gpus) {
   nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("gpt2-xl-dgx-h100")));
   json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json";
   json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/llama2-7b.json";
   json["sequence_length"] = 4096;
   json["batch_per_gpu"] = 16;
-  json["algorithms"] = nlohmann::json::parse(R"([{"name": "ring"}])");
-  json["gpus"] = {8, 16};
+  json["algorithms"] = nlohmann::json::parse(algorithms);
+  json["gpus"] = gpus;
   json["parallelism"] = "zero3";
+  return json;
+}
+
+TEST(Scenario, ShardedPlansFitWhereTheirShareFitsAndNameCollectivesOfBothKinds) {
+  const nlohmann::json json = llamaUnderZero3(R"([{"name": "ring"}])", {8, 16});
   const Scenario scenario = scenarioFromJson(json, "llama.json");
   EXPECT_EQ(scenario.parallelism, Parallelism::Zero3);
   EXPECT_EQ(loadScenario(scenarioFile("gpt2-xl-dgx-h100")).parallelism, Parallelism::Ddp) << "the default";
@@ -154,7 +164,10 @@ TEST(Scenario, ShardedPlansFitWhereTheirShareFitsAndNameCollectivesOfBothKinds) 
   EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: 'zero4' is not one of ddp, zero1, zero2, zero3, fsdp or hybrid", 0), 0) << fieldOf(edited);
   edited = json;
   edited["algorithms"] = nlohmann::json::parse(R"([{"name": "ring"}, {"name": "nccl"}])");
-  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.algorithms[1].name: 'nccl' chooses allreduces per bucket; zero3", 0), 0) << fieldOf(edited);
+  EXPECT_EQ(fieldOf(edited), "(no error)") << "NCCL's rings reduce-scatter and all-gather";
+  edited["parallelism"] = "hybrid";
+  EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.algorithms[1].name: 'nccl' under hybrid", 0), 0) << fieldOf(edited);
+  edited["parallelism"] = "zero3";
   edited["algorithms"] = nlohmann::json::parse(R"([{"name": "halving-doubling"}])");
   EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.algorithms[0].name: zero3 reduce-scatters and all-gathers: no reduce-scatter algorithm named 'halving-doubling'", 0), 0)
       << fieldOf(edited);
@@ -176,6 +189,26 @@ TEST(Scenario, ShardedPlansFitWhereTheirShareFitsAndNameCollectivesOfBothKinds) 
   edited = json;
   edited["overlap_backward"] = false;
   EXPECT_EQ(fieldOf(edited).rfind("llama.json: $.parallelism: zero3 overlaps its collectives with backward", 0), 0) << fieldOf(edited);
+}
+
+// {"name": "nccl"} under a sharded plan: each unit's reduce-scatter and all-gather as NCCL's tuning model would
+// run them (its ring: its tree is an allreduce), at the size the plan runs them, a whole block per GPU.
+TEST(Scenario, NcclChoosesEachUnitsReduceScatterAndAllGatherAsNcclWould) {
+  const Scenario scenario = scenarioFromJson(llamaUnderZero3(R"([{"name": "nccl"}])", {8, 24}), "llama.json");
+  const IterationPlan plan = scenario.iterationPlan();
+  const NcclJob job = ncclJobOf(scenario.topology, 24);
+  const std::vector<BucketAlgorithms> perKind = scenario.shardedBucketAlgorithms(scenario.algorithms.front(), 24, plan);
+  const std::span<const CollectiveKind> kinds = collectiveKindsOf(Parallelism::Zero3);
+  ASSERT_EQ(perKind.size(), kinds.size());
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    ASSERT_EQ(perKind[k].size(), plan.buckets().size());
+    for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
+      const Elements padded = (plan.buckets()[b].elements.count + 23) / 24 * 24;
+      const NcclChoice nccl = ncclChoice(job, kinds[k], static_cast<double>(padded) * plan.workload().elementBytes, Protocol::Simple);
+      EXPECT_EQ(perKind[k][b].algorithm, &findAlgorithm(kinds[k], "nccl-ring")) << toString(kinds[k]) << ", unit " << b;
+      EXPECT_EQ(perKind[k][b].label(), nccl.algorithm.label()) << toString(kinds[k]) << ", unit " << b;
+    }
+  }
 }
 
 class ScenarioErrors : public ::testing::Test {

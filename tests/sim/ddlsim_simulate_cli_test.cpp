@@ -371,8 +371,8 @@ TEST_F(DdlsimSimulate, ProtocolsTradeLatencyForBandwidthAsNcclsTuningModelSays) 
 }
 
 // --algorithm nccl: NCCL's tuning model chooses each size's protocol and channels, and the row says what it
-// chose; the time is that configuration's, simulated like any other; NCCL_PROTO's --protocol narrows the
-// choice; what only a fixed algorithm takes is refused.
+// chose; the time is that configuration's, simulated like any other, for an all-gather too; NCCL_PROTO's
+// --protocol narrows the choice; what only a fixed algorithm takes is refused.
 TEST_F(DdlsimSimulate, NcclChoosesEachSizesProtocolAndChannelsAsItsTuningModelDoes) {
   const auto sweep = [&](const std::string& flags) {
     const Result result = ddlsim("collective --topology dgx-a100-hdr --gpus 16 --json " + flags);
@@ -393,10 +393,16 @@ TEST_F(DdlsimSimulate, NcclChoosesEachSizesProtocolAndChannelsAsItsTuningModelDo
   const nlohmann::json forced = sweep("--algorithm nccl --protocol simple -b 1K -e 1K");
   EXPECT_EQ(forced["rows"][0]["chosen"].get<std::string>().find("nccl-"), 0u);
   EXPECT_NE(forced["rows"][0]["chosen"].get<std::string>().find(", simple"), std::string::npos);
+  // An all-gather runs NCCL's ring (its tree is an allreduce), at the time of that ring under that protocol.
+  const nlohmann::json gather = sweep("--algorithm nccl --collective all-gather -b 1G -e 1G");
+  ASSERT_EQ(gather["rows"].size(), 1u);
+  EXPECT_EQ(gather["rows"][0]["chosen"], "nccl-ring 16 channels, 8 per node, simple");
+  const nlohmann::json ring =
+      sweep("--algorithm nccl-ring --collective all-gather --channels 16 --ranks-per-node 8 --protocol simple -b 1G -e 1G");
+  EXPECT_DOUBLE_EQ(gather["rows"][0]["time_s"].get<double>(), ring["rows"][0]["time_s"].get<double>());
   const Result text = ddlsim("collective --algorithm nccl --topology dgx-a100-hdr --gpus 8 -b 1K -e 1K");
   EXPECT_NE(text.out.find("nccl chose nccl-ring 1 channel, 8 per node, ll"), std::string::npos) << text.out;
   for (const auto& [flags, named] : {std::pair<std::string, std::string>{"--algorithm nccl --channels 4 --gpus 16", "--channels"},
-                                     {"--algorithm nccl --collective all-gather --gpus 16", "--collective"},
                                      {"--algorithm nccl --gpus 12", "--gpus"},
                                      {"--algorithm nccl --gpus 16 --placement round-robin", "--placement"}}) {
     const Result refused = ddlsim("collective --topology dgx-a100-hdr -b 1K -e 1K " + flags);

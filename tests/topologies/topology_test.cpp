@@ -9,6 +9,7 @@
 
 #include "common/invalid_argument.hpp"
 #include "topologies/cluster.hpp"
+#include "topologies/node_routes.hpp"
 #include "topologies/platform_at_job_speed.hpp"
 
 namespace ddl {
@@ -59,6 +60,47 @@ TEST(MinskyTopology, WithOneNicTheSecondSocketReachesItOverTheXbus) {
   const auto route = linkNames(cluster, 2, 6);
   EXPECT_EQ(route[2], "n0-xbus-");
   EXPECT_EQ(route[4], "n0-nic0-cable+");
+}
+
+// A full node's GPUs leave it through every cabled NIC, so NCCL's channel count (two per NIC) is the same
+// whether it is read from the NICs cabled or from those the GPUs use.
+TEST(Topology, EveryShippedNodesGpusUseEveryCabledNic) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(DDLSCALE_SOURCE_DIR) + "/topologies")) {
+    if (entry.path().extension() != ".json") continue;
+    const Topology topology = loadTopology(entry.path().string());
+    EXPECT_EQ(NodeRoutes(topology).nicsInUse(), topology.nicsUsed) << entry.path();
+  }
+}
+
+// A job of one rank per node (mpirun -npernode 1, nccl-tests' one GPU per node) uses each node's first GPU:
+// the other GPUs and their links go, the node's NICs and the fabric stay, and its one GPU leaves through
+// its own NIC.
+TEST(Topology, AJobOfOneGpuPerNodeSeesNodesOfTheirFirstGpu) {
+  const Topology full = loadTopology(topologyFile("minsky-p100-ib-edr"));
+  const Topology one = loadTopology(topologyFile("minsky-p100-ib-edr"), {.gpusPerNode = 1});
+  EXPECT_EQ(one.node.gpus, 1);
+  EXPECT_EQ(one.node.rankOrder, std::vector<int>{0});
+  EXPECT_EQ(one.nicsUsed, full.nicsUsed);
+  EXPECT_EQ(NodeRoutes(one).nicsInUse(), 1);
+  for (const TopologyLink& link : one.node.links)
+    for (const std::string& end : {link.from, link.to}) EXPECT_TRUE(end.rfind("gpu", 0) != 0 || end == "gpu0") << link.name;
+  const Cluster cluster(one, 2, Placement::Packed);
+  EXPECT_EQ(cluster.nodes(), 2);
+  EXPECT_EQ(linkNames(cluster, 0, 1), (std::vector<std::string>{"n0-gpu0-port+", "n0-nvlink-gpu0-cpu0+", "n0-pcie-nic0+",
+                                                                  "n0-nic0-cable+", "n1-nic0-cable-", "n1-pcie-nic0-",
+                                                                  "n1-nvlink-gpu0-cpu0-", "n1-gpu0-port-"}));
+  // Two of four: the first socket's pair, over their NVLink, and still its one NIC.
+  const Topology two = loadTopology(topologyFile("minsky-p100-ib-edr"), {.gpusPerNode = 2});
+  EXPECT_EQ(linkNames(Cluster(two, 4, Placement::Packed), 0, 1),
+            (std::vector<std::string>{"n0-gpu0-port+", "n0-nvlink-gpu0-gpu1+", "n0-gpu1-port-"}));
+  EXPECT_EQ(NodeRoutes(two).nicsInUse(), 1);
+  try {
+    loadTopology(topologyFile("minsky-p100-ib-edr"), {.gpusPerNode = 5});
+    FAIL() << "5 GPUs of a node of 4 were taken";
+  } catch (const InvalidArgument& error) {
+    EXPECT_EQ(error.field(), "--gpus-per-node");
+    EXPECT_EQ(error.message(), "5 GPUs per node, but a node of minsky-p100-ib-edr has 4");
+  }
 }
 
 TEST(Cluster, NodesOnDifferentLeavesMeetInTheCore) {
