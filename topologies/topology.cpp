@@ -154,9 +154,12 @@ Topology topologyFromJson(const nlohmann::json& json, const std::string& path, c
 Topology withGpusPerNode(Topology topology, int gpus, const std::string& field) {
   NodeTopology& node = topology.node;
   if (gpus < 1 || gpus > node.gpus)
-    throw InvalidArgument(field, std::to_string(gpus) + " GPUs per node, but a node of " + topology.name + " has " +
-                                     std::to_string(node.gpus));
+    throw InvalidArgument(field, std::to_string(gpus) + " ranks per node, but a node of " + topology.name + " has " +
+                                     std::to_string(node.gpus) + " GPUs");
   if (gpus == node.gpus) return topology;
+  // Another cluster than the file's: named so, so that what records a topology by name (tuning tables,
+  // results) does not take one for the other.
+  topology.name += " (" + std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + " per node)";
   const auto removedGpu = [&](const std::string& device) {
     for (int g = gpus; g < node.gpus; ++g)
       if (device == NodeTopology::gpuName(g)) return true;

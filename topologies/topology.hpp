@@ -83,15 +83,16 @@ struct TopologyOverrides {
   double oversubscription = 0;
   // Where nicsPerNode was given, for the error if the node has fewer NICs: a flag, or a scenario's field.
   std::string nicsPerNodeField = "--nics-per-node";
-  // Use only the first this many GPUs of each node (withGpusPerNode), as a job started with mpirun -npernode;
-  // 0: all of them.
+  // Use only the first this many GPUs of each node by index (withGpusPerNode), as a job of that many ranks per
+  // node whose local rank i runs on GPU i; 0: all of them.
   int gpusPerNode = 0;
   std::string gpusPerNodeField = "--gpus-per-node";
 };
 
 // The node cut to its first `gpus` GPUs (by index), as a job that runs that many ranks on each node sees it:
-// the links to the others go, and so do they from rank_order; NICs, switches and the network stay. Throws
-// InvalidArgument naming `field` if the node has fewer GPUs.
+// the links to the others go, and so do they from rank_order (whose order among the kept GPUs stays); NICs,
+// switches and the network stay. Named "NAME (K GPUs per node)" where it cuts any GPU, since it is another
+// cluster. Throws InvalidArgument naming `field` if the node has fewer GPUs.
 Topology withGpusPerNode(Topology topology, int gpus, const std::string& field);
 
 // Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent.

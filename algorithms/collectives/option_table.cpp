@@ -64,7 +64,7 @@ const OptionDeclaration kOptions[] = {
      .maximum = kMaxRanks,
      .help = "ranks per node, consecutive (hierarchical reduces among them first; nccl-ring's channels enter each node at another of them)",
      .derivedBy = "node",
-     .derivation = "the topology's GPUs per node (at most the GPU count)",
+     .derivation = "the topology's GPUs per node, those a job uses (--gpus-per-node), at most the GPU count",
      .derive = gpusOfOneNode,
      .get = getField<&AlgorithmOptions::ranksPerNode, std::int64_t>,
      .set = setField<&AlgorithmOptions::ranksPerNode, std::int64_t>},
@@ -93,7 +93,8 @@ const OptionDeclaration kOptions[] = {
      .help = "rings side by side, each over its own part of the buffer and entering each node at another GPU "
              "(NCCL's channels; default 1)",
      .derivedBy = "topology",
-     .derivation = "two per NIC cabled to each node, at most 32 (NCCL's ring search and ncclTopoPostset)",
+     .derivation = "two per NIC the node's GPUs leave it through (every cabled NIC of a full node), at most 32 (NCCL's ring "
+                   "search and ncclTopoPostset)",
      .derive = twoChannelsPerNic,
      .get = getField<&AlgorithmOptions::channels, std::int64_t>,
      .set = setField<&AlgorithmOptions::channels, std::int64_t>},

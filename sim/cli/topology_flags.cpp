@@ -13,7 +13,7 @@ void TopologyFlags::addTo(CLI::App* command) {
   command->add_option("--oversubscription", overrides_.oversubscription, "Leaf downlink over uplink capacity")
       ->check(finiteIn(1, 1000));
   command->add_option("--gpus-per-node", overrides_.gpusPerNode,
-                      "Use the first this many GPUs of each node, as mpirun -npernode does (default: all)")
+                      "Run this many ranks on each node, on its first GPUs (default: all)")
       ->check(CLI::Range(1, 1024));
   command->add_option("--placement", placement_, "packed (fill each node) or round-robin (one rank per node in turn)")
       ->capture_default_str();

@@ -47,6 +47,23 @@ TEST(NcclJob, OlderAndPlainerNodesAreWhatNcclsTablesCallThem) {
   EXPECT_EQ(computeCapabilityOf("MI300X"), 0);
 }
 
+// A job on some of each node's GPUs: NCCL's channels and ring bandwidth follow the NICs those GPUs leave
+// through, not every NIC cabled.
+TEST(NcclJob, AJobOnSomeOfEachNodesGpusHasTheirNicsAlone) {
+  const Topology half = loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json", {.gpusPerNode = 4});
+  const NcclJob job = ncclJobOf(half, 16);
+  EXPECT_EQ(job.nodes, 4);
+  EXPECT_EQ(job.ranksPerNode(), 4);
+  EXPECT_EQ(job.channels, 8);  // two per NIC, four NICs
+  EXPECT_DOUBLE_EQ(job.ringBusBandwidthBps, 200e9);  // 4 NICs x 50 GB/s, under NVLink's 370.8
+  const Topology one = loadTopology(std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-a100-hdr.json", {.gpusPerNode = 1});
+  EXPECT_EQ(one.name, "dgx-a100-hdr (1 GPU per node)");
+  const NcclJob spread = ncclJobOf(one, 2);
+  EXPECT_EQ(spread.ranksPerNode(), 1);
+  EXPECT_EQ(spread.channels, 2);
+  EXPECT_DOUBLE_EQ(spread.ringBusBandwidthBps, 25e9);
+}
+
 TEST(NcclJob, RefusesGpusThatLeaveANodePartFull) {
   try {
     ncclJobOf(shipped("dgx-h100-ndr"), 12);

@@ -211,6 +211,26 @@ TEST(Scenario, NcclChoosesEachUnitsReduceScatterAndAllGatherAsNcclWould) {
   }
 }
 
+// topology_overrides.gpus_per_node: the job runs on each node's first GPUs, and what a scenario derives from
+// the node (ranks per node, NCCL's channels, the grid) follows the GPUs kept; the cluster is named for it.
+TEST(Scenario, AJobOnSomeOfEachNodesGpusDerivesItsOptionsFromThem) {
+  nlohmann::json json = nlohmann::json::parse(std::ifstream(scenarioFile("gpt2-xl-dgx-h100")));
+  json["topology"] = std::string(DDLSCALE_SOURCE_DIR) + "/topologies/dgx-h100-ndr.json";
+  json["model"] = std::string(DDLSCALE_SOURCE_DIR) + "/models/gpt2-xl.json";
+  json["topology_overrides"] = {{"gpus_per_node", 4}};
+  json["gpus"] = {4, 16};
+  json["baseline_gpus"] = 4;
+  json["algorithms"] = nlohmann::json::parse(R"([{"name": "nccl-ring", "ranks_per_node": "node", "channels": "topology"},
+                                                  {"name": "ddl", "dims": "topology"}])");
+  const Scenario scenario = scenarioFromJson(json, "half.json");
+  EXPECT_EQ(scenario.topology.node.gpus, 4);
+  EXPECT_EQ(scenario.topology.name, "dgx-h100-ndr (4 GPUs per node)");
+  const AlgorithmOptions nccl = scenario.optionsFor(scenario.algorithms[0], 16);
+  EXPECT_EQ(nccl.ranksPerNode, 4);
+  EXPECT_EQ(nccl.channels, 8) << "two per NIC of the four GPUs kept";
+  EXPECT_EQ(scenario.optionsFor(scenario.algorithms[1], 16).dims, (std::vector<int>{4, 4}));
+}
+
 class ScenarioErrors : public ::testing::Test {
  protected:
   std::string faultyField(const std::function<void(nlohmann::json&)>& edit) {

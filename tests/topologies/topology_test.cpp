@@ -99,7 +99,7 @@ TEST(Topology, AJobOfOneGpuPerNodeSeesNodesOfTheirFirstGpu) {
     FAIL() << "5 GPUs of a node of 4 were taken";
   } catch (const InvalidArgument& error) {
     EXPECT_EQ(error.field(), "--gpus-per-node");
-    EXPECT_EQ(error.message(), "5 GPUs per node, but a node of minsky-p100-ib-edr has 4");
+    EXPECT_EQ(error.message(), "5 ranks per node, but a node of minsky-p100-ib-edr has 4 GPUs");
   }
 }
 
