@@ -36,6 +36,7 @@ SilenceWatchdog::SilenceWatchdog(MPI_Comm communicator, std::chrono::millisecond
 }
 
 SilenceWatchdog::~SilenceWatchdog() {
+  if (canRollCall_) closeTheRoll();
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -86,7 +87,10 @@ SilenceWatchdog::Answer SilenceWatchdog::answer(Clock::time_point now) {
   const double elapsed = std::chrono::duration<double>(now - waitingSince_).count();
   mine.recent = now - waitingSince_ < timeout_;
   std::string words;
-  if (ended_ != Where::Busy) {
+  if (ended_ == Where::Finished) {
+    mine.where = static_cast<std::int32_t>(Where::Finished);
+    words = "finished the job";
+  } else if (ended_ != Where::Busy) {
     mine.where = static_cast<std::int32_t>(ended_);
     mine.status = endStatus_;
     words = (ended_ == Where::Failed ? "failed: " : "gave up waiting: ") + endedBecause_;
@@ -229,8 +233,9 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     if (!slowButAlive) break;
     const bool inTheSameCollective = answer.where == static_cast<std::int32_t>(Where::Waiting) &&
                                      answer.patience == library->patience && std::strcmp(answer.wait, library->wait) == 0;
-    const bool movedOnLately = (answer.where == static_cast<std::int32_t>(Where::Waiting) ||
-                                answer.where == static_cast<std::int32_t>(Where::Busy)) && answer.recent;
+    const bool movedOnLately = ((answer.where == static_cast<std::int32_t>(Where::Waiting) ||
+                                 answer.where == static_cast<std::int32_t>(Where::Busy)) && answer.recent) ||
+                               answer.where == static_cast<std::int32_t>(Where::Finished);
     slowButAlive = inTheSameCollective || movedOnLately;
   }
   if (slowButAlive) {
@@ -299,6 +304,44 @@ void SilenceWatchdog::rollCall(const std::string& why) {
     endStatus_ = status;
   }
   waitForTheEnd();
+}
+
+void SilenceWatchdog::closeTheRoll() {
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_ == Where::Busy) ended_ = Where::Finished;
+  }
+  // Take the roll call from the thread: a roll call of this rank's under way ends first, and none begins
+  // after. So this rank's word that it is done goes out after every roll call it called.
+  while (rollCallStarted_.exchange(true)) std::this_thread::sleep_for(kPollPeriod);
+  static const char kDone = 1;
+  for (int peer = 0; peer < size_; ++peer) {
+    if (peer == rank_) continue;
+    MPI_Request request;
+    MPI_Isend(&kDone, 1, MPI_BYTE, peer, kFinishedTag, communicator_, &request);
+    MPI_Request_free(&request);
+  }
+  // Another rank's roll call may have begun before its word: it needs this rank's answer, so this rank
+  // answers until every other rank has said it is done (having seen its own roll calls to their end).
+  std::vector<bool> done(static_cast<std::size_t>(size_), false);
+  int waitingFor = size_ - 1;
+  const Clock::time_point end = Clock::now() + kClosingPatience;
+  while (waitingFor > 0 && Clock::now() < end) {
+    if (const std::string why = heardTheRoll(); !why.empty()) rollCall(why);  // returns where the job goes on
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, kFinishedTag, communicator_, &arrived, &status);
+    if (!arrived) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
+    char word = 0;
+    MPI_Recv(&word, 1, MPI_BYTE, status.MPI_SOURCE, kFinishedTag, communicator_, MPI_STATUS_IGNORE);
+    if (!done[static_cast<std::size_t>(status.MPI_SOURCE)]) {
+      done[static_cast<std::size_t>(status.MPI_SOURCE)] = true;
+      --waitingFor;
+    }
+  }
 }
 
 bool SilenceWatchdog::verdictIsOut() {

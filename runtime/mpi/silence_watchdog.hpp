@@ -15,6 +15,11 @@
 //     that answer but never arrived (an endless compute), and calls MPI_Abort, so the whole job ends
 //     within timeout + grace + the time mpirun takes to stop it.
 //
+// A watchdog that stops (its rank is done) keeps answering until every other rank's has said it is done too:
+// a roll call one rank calls just as the others leave would otherwise find them silent and end a job that
+// had finished (seen in CI, tests/runtime/slow_collective_rounds.cpp, 2026-12-07: the last roll call of one rank
+// found the two others gone).
+//
 // The watchdog thread calls MPI while the rank's main thread may be blocked inside MPI: the job must be
 // initialised with MPI_THREAD_MULTIPLE. Without it the watchdog still ends the job at the deadline, without
 // a roll call, naming only the wait that expired. Roll-call messages use tags of their own on the job's
@@ -46,9 +51,14 @@ class SilenceWatchdog {
   // The reporter's word that the verdict is out: a rank that hears it stays quiet (a stopped rank that
   // mpirun resumes in order to kill it would otherwise call a roll of its own).
   static constexpr int kVerdictTag = 32766;
+  // A rank's word, as its watchdog stops, that it is done with the job (closeTheRoll).
+  static constexpr int kFinishedTag = 32765;
   // How long a roll call collects answers. A rank busy outside MPI answers within the polling period.
   static constexpr std::chrono::milliseconds kGrace{2000};
   static constexpr std::chrono::milliseconds kPollPeriod{20};
+  // How long a stopping watchdog waits for every other rank's word that it is done: a roll call under way
+  // (at most kGrace) and the ranks' arrival after the job's last barrier, twice over.
+  static constexpr std::chrono::milliseconds kClosingPatience{2 * kGrace};
 
   // How a wait is judged when it passes the timeout.
   enum class Patience : std::int32_t {
@@ -61,7 +71,9 @@ class SilenceWatchdog {
 
   // `threadSupport` is what MPI_Init_thread provided.
   SilenceWatchdog(MPI_Comm communicator, std::chrono::milliseconds timeout, int threadSupport);
-  // Stops the thread: call it before MPI_Finalize, with no wait in progress.
+  // Stops the thread: call it before MPI_Finalize, with no wait in progress, on every rank (after a barrier
+  // the watchdog watched, as ddlrun does). It answers roll calls until every other rank says it is done too
+  // (closeTheRoll), since one rank's roll call may begin just as the others leave.
   ~SilenceWatchdog();
   SilenceWatchdog(const SilenceWatchdog&) = delete;
   SilenceWatchdog& operator=(const SilenceWatchdog&) = delete;
@@ -93,7 +105,7 @@ class SilenceWatchdog {
 
  private:
   // Where this rank is, as it tells the others in a roll call.
-  enum class Where : std::int32_t { Waiting, GaveUp, Failed, Busy };
+  enum class Where : std::int32_t { Waiting, GaveUp, Failed, Busy, Finished };
   // What one rank says in a roll call: who it is, where it is, and the wait it is in.
   struct Answer {
     std::int32_t rank = 0;
@@ -129,6 +141,10 @@ class SilenceWatchdog {
   // Returns only where the job goes on (a slow library collective); otherwise the job ends.
   void rollCall(const std::string& why);
   bool verdictIsOut();
+  // The stopping rank's part: it answers "finished" from now on, waits out any roll call of its own, tells
+  // every other rank it is done, and answers the roll calls that still come until every other rank has
+  // said the same (or kClosingPatience passes).
+  void closeTheRoll();
   [[noreturn]] void waitForTheEnd();
 
   MPI_Comm communicator_;
@@ -150,7 +166,7 @@ class SilenceWatchdog {
   // Guarded by mutex_:
   std::uint64_t observedSequence_ = 0;
   Clock::time_point waitingSince_;  // when observedSequence_ was first seen
-  Where ended_ = Where::Busy;  // GaveUp or Failed once stopJob or failJob is called
+  Where ended_ = Where::Busy;  // GaveUp or Failed once stopJob or failJob is called, Finished as it stops
   std::string endedBecause_;
   int endStatus_ = 3;
   // Held by the thread that calls, or answers, a roll call; it alone touches the two below and the
