@@ -101,8 +101,9 @@ const AlgorithmDefinition& AlgorithmFlags::algorithm() const {
   if (!algorithmGiven()) throw InvalidArgument("--algorithm", "required");
   if (tuned()) throw InvalidArgument("--algorithm", "auto chooses per size; this command needs one algorithm");
   if (ncclChosen())
-    throw InvalidArgument("--algorithm", "nccl chooses per size from a topology, which only ddlsim collective has; "
-                                         "this command needs one algorithm (nccl-ring and nccl-tree run NCCL's ring and tree)");
+    throw InvalidArgument("--algorithm", "nccl chooses per size from a topology, which ddlsim collective and ddlrun bench "
+                                         "--topology have; this command needs one algorithm (nccl-ring and nccl-tree run "
+                                         "NCCL's ring and tree)");
   return withFlagNames("--ranks", [&]() -> const AlgorithmDefinition& { return findAlgorithm(collective(), algorithm_); });
 }
 

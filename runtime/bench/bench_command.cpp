@@ -11,13 +11,18 @@
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
+#include "common/data_files.hpp"
 #include "common/nearest_name.hpp"
+#include "scenarios/nccl_job.hpp"
 
 namespace ddl {
 
 BenchCommand::BenchCommand(CLI::App& app)
     : DdlrunCommand(app, "bench", "Time and check one collective algorithm over a range of sizes (nccl-tests style).") {
   algorithm_.addTo(command_);
+  command_->add_option("--topology", topology_,
+                       "With --algorithm nccl: the cluster NCCL's tuning model is told of (a name under topologies/ or a "
+                       "file), the ranks packed onto its nodes, as ddlsim collective --algorithm nccl simulates it");
   command_->add_option("--schedule", scheduleFile_,
                        "Run the schedule in this file (ddlsim schedule --json writes one; ddlsim collective --schedule "
                        "simulates it) instead of an algorithm: it gives the collective, the ranks and the size, and is "
@@ -80,6 +85,8 @@ BenchCommand::BenchCommand(CLI::App& app)
 }
 
 void BenchCommand::check() {
+  if (!topology_.empty() && !algorithm_.ncclChosen())
+    throw InvalidArgument("--topology", "only with --algorithm nccl, whose tuning model it informs; the transports run on the job's own machines");
   if (!scheduleFile_.empty()) {
     // The file gives the collective, the ranks and the one size; it is verified before any rank runs it.
     algorithm_.requireNoneGiven("--schedule");
@@ -90,6 +97,12 @@ void BenchCommand::check() {
   } else if (algorithm_.tuned()) {
     bench_.collective = algorithm_.collective();
     bench_.tuning = std::make_shared<const TuningTable>(algorithm_.tuning());
+  } else if (algorithm_.ncclChosen()) {
+    // NCCL's model needs the cluster (GPU, NVLink, NICs); the job's ranks come with it (checkForJob).
+    if (topology_.empty())
+      throw InvalidArgument("--topology", "--algorithm nccl chooses from what NCCL knows of the cluster: name its topology");
+    bench_.collective = algorithm_.collective();
+    ncclTopology_ = loadTopology(findDataFile("topologies", topology_, "./", "--topology"));
   } else {
     bench_.collective = algorithm_.collective();
     bench_.algorithm = &algorithm_.algorithm();
@@ -184,6 +197,14 @@ void BenchCommand::checkForJob(int mpiRanks) {
   // Options that do not fit this many ranks fail here (mpirun -np sets the ranks, or --ranks), and so do
   // chunks too small for the largest buffer, and a tuning table made for another rank count.
   if (bench_.tuning) algorithm_.requireTuningFits(bench_.collective, ranks_, ranksFlag, "", static_cast<int>(sizeOf(bench_.type)));
+  if (ncclTopology_) {
+    try {
+      bench_.nccl = ncclJobOf(*ncclTopology_, ranks_);
+    } catch (const InvalidArgument& error) {
+      throw InvalidArgument(ranksFlag, error.message());
+    }
+    return;  // NCCL's choices are schedules of its algorithms at every size, whatever the size
+  }
   algorithm_.schedule({bench_.collective, ranks_, bench_.sizes.back() / static_cast<std::int64_t>(sizeOf(bench_.type)),
                        static_cast<int>(sizeOf(bench_.type))},
                       ranksFlag);

@@ -34,7 +34,7 @@ struct BenchRow {
   BenchMeasurement outOfPlace;
   BenchMeasurement inPlace;
   BenchMeasurement baseline;  // the library's own, in place, where asked for
-  std::string chosen;         // --algorithm auto: what the tuning table chose at this size
+  std::string chosen;         // --algorithm auto or nccl: what the tuning table or NCCL's model chose at this size
 };
 
 // A figure every rank has, as nccl-tests' -a reports it: rank 0's, or the mean, least or most over the ranks.
@@ -127,16 +127,33 @@ class CallChecker {
   std::uint64_t calls_ = 0;
 };
 
-// "ddl 2x2", what a schedule file says of itself, or "auto" where a tuning table chooses per size.
+// What chooses per size: "auto" (a tuning table), "nccl" (NCCL's tuning model), or empty for one algorithm.
+std::string chooserOf(const BenchOptions& options) { return options.tuning ? "auto" : options.nccl ? "nccl" : ""; }
+
+// "ddl 2x2", what a schedule file says of itself, or "auto" or "nccl" where the choice is per size.
 std::string describeAlgorithm(const BenchOptions& options) {
-  if (options.tuning) return "auto";
+  if (!chooserOf(options).empty()) return chooserOf(options);
   return options.schedule ? options.schedule->description() : options.algorithm->description(options.algorithmOptions);
 }
 
-// The configuration that runs `count` elements: the bench's algorithm, or the tuning table's choice.
-AlgorithmChoice choiceFor(const BenchOptions& options, Elements count) {
-  if (options.tuning) return options.tuning->choose(static_cast<double>(count) * static_cast<double>(sizeOf(options.type)));
-  return {options.algorithm, options.algorithmOptions};
+// What runs `count` elements: the bench's algorithm, or the tuning table's or NCCL's model's choice, with its
+// label. NCCL's protocol is part of what its model chose, said in the label; the transports here move plain
+// bytes, so the algorithm and channels run without it.
+struct SizeChoice {
+  AlgorithmChoice algorithm;
+  std::string label;  // empty for one algorithm
+};
+SizeChoice choiceFor(const BenchOptions& options, Elements count) {
+  const double bytes = static_cast<double>(count) * static_cast<double>(sizeOf(options.type));
+  if (options.tuning) {
+    const AlgorithmChoice chosen = options.tuning->choose(bytes);
+    return {chosen, chosen.label()};
+  }
+  if (options.nccl) {
+    const NcclChoice chosen = ncclChoice(*options.nccl, options.collective, bytes);
+    return {chosen.algorithm, chosen.label()};
+  }
+  return {{options.algorithm, options.algorithmOptions}, ""};
 }
 
 // The table's run: its parameters, what runs, and each rank's device.
@@ -181,8 +198,8 @@ NcclTestsRow tableRow(const BenchOptions& options, const BenchRow& row, int rank
   line.outOfPlace = tableHalf(row.outOfPlace, checked);
   line.inPlace = tableHalf(row.inPlace, checked);
   if (baseline) line.baseline = tableHalf(row.baseline, checked);
-  // The choice of a tuning table goes on a comment line before its row, so the row keeps nccl-tests' columns.
-  if (!row.chosen.empty()) line.comment = "auto chose " + row.chosen;
+  // What a tuning table or NCCL chose goes on a comment line before its row, so the row keeps nccl-tests' columns.
+  if (!row.chosen.empty()) line.comment = chooserOf(options) + " chose " + row.chosen;
   return line;
 }
 
@@ -203,7 +220,7 @@ void writeJson(const BenchOptions& options, const std::vector<BenchRow>& rows, i
   sweep.run = describeRun("ddlrun", options.transport);
   sweep.configuration = options.configuration;
   sweep.collective = toString(options.collective);
-  sweep.algorithmName = options.tuning ? "auto" : options.algorithm ? std::string(options.algorithm->name) : "schedule file";
+  sweep.algorithmName = !chooserOf(options).empty() ? chooserOf(options) : options.algorithm ? std::string(options.algorithm->name) : "schedule file";
   sweep.parameters = options.algorithmOptions;
   sweep.label = describeAlgorithm(options);
   sweep.ranks = ranks;
@@ -280,15 +297,15 @@ int runBench(const BenchOptions& options, RankContext& context) {
   for (int cycle = 0; cycle < options.cycles; ++cycle) sweep.insert(sweep.end(), options.sizes.begin(), options.sizes.end());
   for (const std::int64_t bytes : sweep) {
     const auto count = static_cast<Elements>(bytes / static_cast<std::int64_t>(elementBytes));
-    const AlgorithmChoice choice = options.schedule ? AlgorithmChoice{} : choiceFor(options, count);
+    const SizeChoice choice = options.schedule ? SizeChoice{} : choiceFor(options, count);
     const Program program = options.schedule ? options.schedule->program(rank)
-                                             : makeSchedule(*choice.algorithm,
+                                             : makeSchedule(*choice.algorithm.algorithm,
                                                             {options.collective, ranks, count, static_cast<int>(elementBytes)},
-                                                            choice.options)
+                                                            choice.algorithm.options)
                                                    .program(rank);
     freezeIfAsked("setup", rank);
     reserveChannels(context.world, context.transport, std::span(&program, 1));
-    BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}, options.tuning ? choice.label() : ""};
+    BenchRow row{count * static_cast<std::int64_t>(elementBytes), count, {}, {}, {}, choice.label};
     auto outOfPlace = [&] {
       freezeIfAsked("allreduce", rank);
       checker.agree(count);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "algorithms/io/nccl_tests_table.hpp"
 #include "algorithms/io/tuning_table.hpp"
 #include "algorithms/schedule/schedule.hpp"
+#include "algorithms/tuning/nccl_tuning_model.hpp"
 #include "runtime/data_type.hpp"
 #include "runtime/program_runner.hpp"
 #include "runtime/rank_context.hpp"
@@ -20,9 +22,10 @@ namespace ddl {
 
 struct BenchOptions {
   CollectiveKind collective = CollectiveKind::Allreduce;
-  const AlgorithmDefinition* algorithm = nullptr;  // null where a schedule file or a tuning table chooses
+  const AlgorithmDefinition* algorithm = nullptr;  // null where a schedule file, a tuning table or NCCL's model chooses
   AlgorithmOptions algorithmOptions;
   std::shared_ptr<const TuningTable> tuning;  // --algorithm auto --tuning FILE: the choice per size
+  std::optional<NcclJob> nccl;                // --algorithm nccl --topology T: NCCL's tuning model's choice per size
   std::shared_ptr<const Schedule> schedule;  // --schedule FILE, verified: run at its one size
   std::vector<std::int64_t> sizes;  // bytes, from sweepByteSizes or linearByteSizes (and ncclTestsSizes)
   std::int64_t minBytes = 0, maxBytes = 0;  // -b and -e as given, for the table's header

@@ -2,6 +2,10 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +52,40 @@ TEST_F(Ddlrun, BenchPrintsAnNcclTestsTable) {
   EXPECT_NE(result.out.find("#wrong"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("# Out of bounds values : 0 OK"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("# Avg bus bandwidth    : "), std::string::npos) << result.out;
+}
+
+// --algorithm nccl --topology T: at each size what NCCL's tuning model chooses on that cluster for this many
+// ranks (ddlsim collective --algorithm nccl simulates the same choice), run and checked like any algorithm,
+// the choice on a comment line before its row and in the JSON's chosen.
+TEST_F(Ddlrun, BenchRunsNcclsChoiceAtEverySizeFromTheTopology) {
+  const Result table = ddlrunAlone("bench --algorithm nccl --topology dgx-h100-ndr --transport threads --ranks 16 "
+                                   "--collective all-gather -b 1K -e 1M -f 32 -n 1 -w 0");
+  ASSERT_EQ(table.exitCode, 0) << table.err;
+  EXPECT_NE(table.out.find("#  nccl chose nccl-ring 1 channel, 8 per node, ll\n"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("# Out of bounds values : 0 OK"), std::string::npos) << table.out;
+  const Result json = ddlrunAlone("bench --algorithm nccl --topology dgx-h100-ndr --transport threads --ranks 16 "
+                                  "-b 1K -e 16M -f 128 -n 1 -w 0 --json");
+  ASSERT_EQ(json.exitCode, 0) << json.err;
+  const nlohmann::json sweep = nlohmann::json::parse(json.out);
+  EXPECT_EQ(sweep["algorithm"], "nccl");
+  ASSERT_EQ(sweep["rows"].size(), 3u);
+  std::set<std::string> chosen;
+  for (const auto& row : sweep["rows"]) {
+    EXPECT_EQ(row["wrong"], 0);
+    chosen.insert(row["chosen"].get<std::string>());
+  }
+  EXPECT_GT(chosen.size(), 1u) << "NCCL's model chooses differently across 1 KB to 16 MB";
+  for (const auto& [arguments, field] : std::vector<std::pair<std::string, std::string>>{
+           {"bench --algorithm nccl --transport threads --ranks 16", "--topology"},
+           {"bench --algorithm ring --topology dgx-h100-ndr --transport threads --ranks 16", "--topology"},
+           {"bench --algorithm nccl --topology nowhere --transport threads --ranks 16", "--topology"},
+           {"bench --algorithm nccl --topology dgx-h100-ndr --channels 2 --transport threads --ranks 16", "--channels"},
+           {"bench --algorithm nccl --topology dgx-h100-ndr --transport threads --ranks 12", "--ranks"}}) {
+    const Result refused = ddlrunAlone(arguments);
+    EXPECT_EQ(refused.exitCode, 2) << arguments << "\n" << refused.err;
+    EXPECT_EQ(refused.err.rfind("ddlrun: " + field, 0), 0u) << arguments << "\n" << refused.err;
+    EXPECT_TRUE(refused.out.empty()) << arguments;
+  }
 }
 
 TEST_F(Ddlrun, SaysItsVersionAndCommit) {
