@@ -82,8 +82,8 @@ TuningTable Scenario::tuningTableFor(const ScenarioAlgorithm& algorithm, int gpu
 
 namespace {
 
-// "auto" at `gpus` GPUs: its `kind` table's choice for each bucket of `plan`, each checked to fit it. A sharded
-// plan pads each unit to a multiple of the GPUs (iteration_simulation.cpp): that is the size it runs.
+// "auto" at `gpus` GPUs: its `kind` table's choice for each bucket of `plan`, each checked to fit it, at the
+// size the bucket's collectives run (collectiveElements: a sharded plan pads each unit).
 BucketAlgorithms tableChoices(const Scenario& scenario, const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan,
                               CollectiveKind kind) {
   const TuningTable table = scenario.tuningTableFor(algorithm, gpus, kind);
@@ -91,8 +91,7 @@ BucketAlgorithms tableChoices(const Scenario& scenario, const ScenarioAlgorithm&
   const int elementBytes = plan.workload().elementBytes;
   BucketAlgorithms chosen;
   for (std::size_t b = 0; b < plan.buckets().size(); ++b) {
-    Elements elements = plan.buckets()[b].elements.count;
-    if (sharded) elements = (elements + gpus - 1) / gpus * gpus;
+    const Elements elements = collectiveElements(plan.buckets()[b].elements.count, scenario.parallelism, gpus);
     chosen.push_back(table.choose(static_cast<double>(elements) * elementBytes));
     try {
       makeSchedule(*chosen[b].algorithm, {kind, gpus, elements, elementBytes}, chosen[b].options);
@@ -135,8 +134,7 @@ std::vector<BucketAlgorithms> Scenario::shardedBucketAlgorithms(const ScenarioAl
 
 // NCCL's choice for each bucket's collective of `kind` (algorithms/tuning/nccl_tuning_model.hpp) under Simple:
 // an iteration runs on one platform for all its buckets, calibrated to Simple, so no bucket can run under
-// another protocol. A sharded bucket is chosen at the size its reduce-scatter and all-gather run at, a whole
-// block per GPU.
+// another protocol. Each is chosen at the size its collective runs at (collectiveElements).
 BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorithm, int gpus, const IterationPlan& plan,
                                                 CollectiveKind kind) const {
   if (placement != Placement::Packed)
@@ -150,8 +148,7 @@ BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorit
   }
   BucketAlgorithms chosen;
   for (const GradientBucket& bucket : plan.buckets()) {
-    Elements elements = bucket.elements.count;
-    if (kind != CollectiveKind::Allreduce) elements = (elements + gpus - 1) / gpus * gpus;
+    const Elements elements = collectiveElements(bucket.elements.count, parallelism, gpus);
     chosen.push_back(ncclChoice(job, kind, static_cast<double>(elements) * plan.workload().elementBytes, Protocol::Simple).algorithm);
   }
   return chosen;

@@ -19,9 +19,8 @@ namespace {
 
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int) {
   const int channels = ncclChannelsOf(options);
-  const int perNode = ncclRanksPerNodeOf(options);
   for (int c = 0; c < channels; ++c) {
-    const RingOrder ring{group, perNode, c % perNode};
+    const RingOrder ring = ncclChannelRing(group, options, c);
     const Range part = blockOf(range, channels, c);
     appendRingReduceScatter(builder, ring, part, static_cast<Channel>(c));
     appendRingAllGather(builder, ring, part, static_cast<Channel>(c));

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/collectives/ring_phases.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -31,6 +32,13 @@ inline std::string describeNcclChannels(std::string_view name, const AlgorithmOp
   const int channels = ncclChannelsOf(options);
   return std::string(name) + " " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
          std::to_string(ncclRanksPerNodeOf(options)) + " per node";
+}
+
+// Channel `channel`'s ring among nccl-ring's: the nodes in order, each entered at its local rank channel mod
+// the ranks per node (allreduce_nccl_ring.cpp says why).
+inline RingOrder ncclChannelRing(const Group& group, const AlgorithmOptions& options, int channel) {
+  const int perNode = ncclRanksPerNodeOf(options);
+  return RingOrder{group, perNode, channel % perNode};
 }
 
 // nccl-ring's all-gather and reduce-scatter: moving every rank by a node moves it a node's ranks along every

@@ -16,8 +16,7 @@ using ChannelRingPhase = void (*)(ProgramBuilder&, const RingOrder&, Range, int 
 template <ChannelRingPhase phase>
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int) {
   const int channels = ncclChannelsOf(options);
-  const int perNode = ncclRanksPerNodeOf(options);
-  for (int c = 0; c < channels; ++c) phase(builder, RingOrder{group, perNode, c % perNode}, range, channels, c);
+  for (int c = 0; c < channels; ++c) phase(builder, ncclChannelRing(group, options, c), range, channels, c);
 }
 
 // With no link shared, the channels run apart, and channel 0, whose parts are the largest, ends last: a ring

@@ -89,6 +89,10 @@ IterationSteps iterationSteps(const IterationPlan& plan, Parallelism parallelism
   return steps;
 }
 
+Elements collectiveElements(Elements elements, Parallelism parallelism, int gpus) {
+  return isSharded(parallelism) ? (elements + gpus - 1) / gpus * gpus : elements;
+}
+
 std::span<const CollectiveKind> collectiveKindsOf(Parallelism parallelism) {
   static constexpr CollectiveKind kDdp[] = {CollectiveKind::Allreduce};
   static constexpr CollectiveKind kHybrid[] = {CollectiveKind::ReduceScatter, CollectiveKind::AllGather, CollectiveKind::Allreduce};

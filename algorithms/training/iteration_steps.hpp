@@ -77,6 +77,13 @@ IterationSteps iterationSteps(const IterationPlan& plan, Parallelism parallelism
 // schedule of.
 std::span<const CollectiveKind> collectiveKindsOf(Parallelism parallelism);
 
+// The elements each collective of a bucket of `elements` runs over: the bucket's own, or under a sharded plan
+// the unit padded to a multiple of the GPUs, so that every rank's shard has the same size, as FSDP pads its
+// flat parameters to its sharding group (torch/distributed/fsdp/flat_param.py, _get_shard) and ZeRO its
+// partitions: at most gpus - 1 elements more (hybrid's node group needs fewer; padding to all the GPUs also
+// evens its shard across the nodes), and rings whose blocks are all alike.
+Elements collectiveElements(Elements elements, Parallelism parallelism, int gpus);
+
 // The bytes a collective moves per group: its unit's, or the node's share of it (hybrid's allreduce).
 double collectiveBytes(const IterationPlan& plan, const PlannedCollective& collective);
 

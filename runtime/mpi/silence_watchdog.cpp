@@ -136,17 +136,28 @@ std::string SilenceWatchdog::heardTheRoll() {
   if (!canRollCall_) return "";
   if (!early_.empty()) return "rank " + std::to_string(early_.begin()->first) + " called the roll";
   while (true) {
-    int called = 0;
-    MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, kRollCallTag, communicator_, &called, &status);
-    if (!called) return "";
     Answer answer;
-    MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
+    const int caller = takeAnswer(answer);
+    if (caller < 0) return "";
     if (answer.round <= rounds_) continue;  // a roll call this rank has already seen to its end
-    answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
-    early_[status.MPI_SOURCE] = answer;
-    return "rank " + std::to_string(status.MPI_SOURCE) + " called the roll";
+    early_[caller] = answer;
+    return "rank " + std::to_string(caller) + " called the roll";
   }
+}
+
+int SilenceWatchdog::takeMessage(int tag, void* into, int bytes) {
+  int arrived = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, tag, communicator_, &arrived, &status);
+  if (!arrived) return -1;
+  MPI_Recv(into, bytes, MPI_BYTE, status.MPI_SOURCE, tag, communicator_, MPI_STATUS_IGNORE);
+  return status.MPI_SOURCE;
+}
+
+int SilenceWatchdog::takeAnswer(Answer& answer) {
+  const int from = takeMessage(kRollCallTag, &answer, sizeof answer);
+  if (from >= 0) answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
+  return from;
 }
 
 void SilenceWatchdog::stopJob(const std::string& why) {
@@ -199,23 +210,19 @@ void SilenceWatchdog::rollCall(const std::string& why) {
   const Clock::time_point end = Clock::now() + kGrace;
   while (Clock::now() < end && static_cast<int>(answers.size()) < size_) {
     if (verdictIsOut()) waitForTheEnd();
-    int arrived = 0;
-    MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, kRollCallTag, communicator_, &arrived, &status);
-    if (!arrived) {
+    Answer answer;
+    const int peer = takeAnswer(answer);
+    if (peer < 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
-    Answer answer;
-    MPI_Recv(&answer, sizeof answer, MPI_BYTE, status.MPI_SOURCE, kRollCallTag, communicator_, MPI_STATUS_IGNORE);
-    answer.wait[sizeof answer.wait - 1] = answer.state[sizeof answer.state - 1] = '\0';
     // A peer that saw this roll call to its end before this rank did may already call the next: its answer
     // to that one waits for it here. Counted as an answer to this one, it would leave this rank deaf to
     // the next roll call, and the caller would find it silent.
     if (answer.round == mine.round)
-      answers[status.MPI_SOURCE] = answer;
+      answers[peer] = answer;
     else if (answer.round > mine.round)
-      early_[status.MPI_SOURCE] = answer;
+      early_[peer] = answer;
   }
   // Every rank that got every answer comes to the same verdict, so that either all go on or the job ends.
   const bool reporter = answers.begin()->first == rank_;  // the lowest rank that answered
@@ -328,17 +335,14 @@ void SilenceWatchdog::closeTheRoll() {
   const Clock::time_point end = Clock::now() + kClosingPatience;
   while (waitingFor > 0 && Clock::now() < end) {
     if (const std::string why = heardTheRoll(); !why.empty()) rollCall(why);  // returns where the job goes on
-    int arrived = 0;
-    MPI_Status status;
-    MPI_Iprobe(MPI_ANY_SOURCE, kFinishedTag, communicator_, &arrived, &status);
-    if (!arrived) {
+    char word = 0;
+    const int peer = takeMessage(kFinishedTag, &word, 1);
+    if (peer < 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
-    char word = 0;
-    MPI_Recv(&word, 1, MPI_BYTE, status.MPI_SOURCE, kFinishedTag, communicator_, MPI_STATUS_IGNORE);
-    if (!done[static_cast<std::size_t>(status.MPI_SOURCE)]) {
-      done[static_cast<std::size_t>(status.MPI_SOURCE)] = true;
+    if (!done[static_cast<std::size_t>(peer)]) {
+      done[static_cast<std::size_t>(peer)] = true;
       --waitingFor;
     }
   }

@@ -141,6 +141,11 @@ class SilenceWatchdog {
   // Returns only where the job goes on (a slow library collective); otherwise the job ends.
   void rollCall(const std::string& why);
   bool verdictIsOut();
+  // The next message of `tag` from any rank, received into `into` (`bytes` long): its sender, or -1 where
+  // none has come.
+  int takeMessage(int tag, void* into, int bytes);
+  // The next roll-call message, its strings ended whatever the sender wrote: its sender, or -1.
+  int takeAnswer(Answer& answer);
   // The stopping rank's part: it answers "finished" from now on, waits out any roll call of its own, tells
   // every other rank it is done, and answers the roll calls that still come until every other rank has
   // said the same (or kClosingPatience passes).

@@ -22,13 +22,8 @@ IterationCollectives buildCollectives(const IterationPlan& plan, Parallelism par
   for (std::size_t k = 0; k < kinds.size(); ++k)
     for (std::size_t b = 0; b < buckets; ++b) {
       const AlgorithmChoice& choice = algorithms[k * buckets + b];
-      // A sharded plan pads each unit to a multiple of the GPUs, so that every rank's shard has the same size,
-      // as FSDP pads its flat parameters to its sharding group (torch/distributed/fsdp/flat_param.py,
-      // _get_shard) and ZeRO its partitions: at most gpus - 1 elements more (hybrid's node group needs fewer;
-      // padding to all the GPUs also evens its shard across the nodes), and rings whose blocks are all alike.
-      Elements elements = plan.buckets()[b].elements.count;
-      if (isSharded(parallelism)) elements = (elements + gpus - 1) / gpus * gpus;
-      const CollectiveSpec spec{kinds[k], gpus, elements, plan.workload().elementBytes};
+      const CollectiveSpec spec{kinds[k], gpus, collectiveElements(plan.buckets()[b].elements.count, parallelism, gpus),
+                                plan.workload().elementBytes};
       if (parallelism != Parallelism::Hybrid) {
         collectives.schedules.push_back(makeSchedule(*choice.algorithm, spec, choice.options));
       } else {
