@@ -1,6 +1,7 @@
 #include "topologies/topology.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <vector>
 
@@ -106,10 +107,42 @@ NetworkTopology readNetwork(const JsonReader& reader, const nlohmann::json& json
   return network;
 }
 
+// A file that names another as its base (`"based_on": "dgx-h100-ndr"`, the file of that name beside it) says
+// only what differs: its own name, and any of node, nics_used and shared_host, which replace the base's,
+// and network, whose members replace the base's one by one. One level: a base has no base of its own, so a
+// reader sees every number in one of two files.
+nlohmann::json onItsBase(const nlohmann::json& json, const std::string& path) {
+  const JsonReader root(path);
+  root.allowOnly(json, {"name", "based_on", "node", "network", "nics_used", "shared_host"});
+  const std::string base = root.stringAt(json, "based_on");
+  if (base.empty() || base.find_first_of("/\\") != std::string::npos || base == "." || base == "..")
+    root.at("based_on").fail("the name of a topology file in the same folder is required, not '" + base + "'");
+  const std::filesystem::path basePath = std::filesystem::path(path).parent_path() / (base + ".json");
+  if (basePath.lexically_normal() == std::filesystem::path(path).lexically_normal())
+    root.at("based_on").fail("a topology cannot be based on itself");
+  if (!std::filesystem::is_regular_file(basePath))
+    root.at("based_on").fail("no topology file " + basePath.string());
+  nlohmann::json merged = readJsonFile(basePath.string());
+  if (merged.is_object() && merged.contains("based_on"))
+    root.at("based_on").fail(basePath.string() + " is itself based on another topology: one level only");
+  topologyFromJson(merged, basePath.string());  // the base's own faults are named in the base's file
+  for (const auto& [key, value] : json.items()) {
+    if (key == "based_on") continue;
+    if (key == "network" && value.is_object() && merged[key].is_object()) {
+      for (const auto& [member, number] : value.items()) merged[key][member] = number;
+    } else {
+      merged[key] = value;
+    }
+  }
+  return merged;
+}
+
 }  // namespace
 
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides) {
-  return topologyFromJson(readJsonFile(path), path, overrides);
+  const nlohmann::json json = readJsonFile(path);
+  if (!json.is_object() || !json.contains("based_on")) return topologyFromJson(json, path, overrides);
+  return topologyFromJson(onItsBase(json, path), path, overrides);
 }
 
 Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides) {

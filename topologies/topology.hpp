@@ -95,9 +95,11 @@ struct TopologyOverrides {
 // cluster. Throws InvalidArgument naming `field` if the node has fewer GPUs.
 Topology withGpusPerNode(Topology topology, int gpus, const std::string& field);
 
-// Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent.
+// Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent. A file with
+// `based_on` is read over the topology file of that name in its own folder (topologies/README.md).
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides = {});
-// The same from a parsed document; `path` names it in errors.
+// The same from a parsed document, which cannot name a base (no folder to find it in); `path` names it in
+// errors.
 Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides = {});
 
 }  // namespace ddl

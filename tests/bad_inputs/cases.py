@@ -187,6 +187,14 @@ def topology_case(name, expect, *edits):
                 ["topology.json", *expect], {"topology.json": edited(TOPOLOGY, *edits)})
 
 
+def based_on_case(name, expect, changes):
+    """A topology file that changes the shipped Minsky one (copied beside it as base.json), with `changes`."""
+    derived = json.dumps({"name": "derived", "based_on": "base", **changes})
+    return Case(f"topology: {name}", [SIM, "platform", "{dir}/topology.json", "--nodes", "2", "--out", "{out}"],
+                ["topology.json", *expect], {"topology.json": derived, "base.json": edited(TOPOLOGY),
+                                             "middle.json": json.dumps({"name": "middle", "based_on": "base"})})
+
+
 def model_case(name, expect, *edits):
     scenario = dict(SMALL_SCENARIO, model="model.json")
     return Case(f"model: {name}", [SIM, "{dir}/scenario.json", "--json", "--out", "{out}"], ["model.json", *expect],
@@ -439,6 +447,13 @@ CASES = [
     topology_case("an unknown node field", ["$.node.nvswitch", "unknown field"], ("$.node.nvswitch", True)),
     topology_case("a misspelt network field", ["$.network.node_per_leaf", "did you mean 'nodes_per_leaf'"],
                   ("$.network.nodes_per_leaf", RENAME, "node_per_leaf")),
+    based_on_case("a base that does not exist", ["$.based_on", "no topology file"], {"based_on": "minksy"}),
+    based_on_case("a base that is the file itself", ["$.based_on", "based on itself"], {"based_on": "topology"}),
+    based_on_case("a base that has a base", ["$.based_on", "one level only"], {"based_on": "middle"}),
+    based_on_case("a base in another folder", ["$.based_on", "same folder"], {"based_on": "../base"}),
+    based_on_case("a misspelt network member over a base", ["$.network.nic_latncy_s", "did you mean 'nic_latency_s'"],
+                  {"network": {"nic_latncy_s": 1e-5}}),
+    based_on_case("nics_used beyond the base's NICs", ["$.nics_used"], {"nics_used": 3}),
 
     # --- model fields
     model_case("no gradients", ["$.gradients"], ("$.gradients", [])),

@@ -184,6 +184,72 @@ TEST(Topology, NamesTheFieldOfAnythingMalformed) {
             "$.shared_host.network_core_s_per_byte");
 }
 
+// A file of its own in a folder of its own, so that files based on others find them there.
+std::string writeTopology(const std::string& folder, const std::string& name, const std::string& json) {
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / folder;
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / (name + ".json")).string();
+  std::ofstream(path) << json;
+  return path;
+}
+
+constexpr const char* kBaseTopology = R"({"name": "base", "nics_used": 1,
+    "node": {"gpu": "X", "gpus": 2, "devices": ["sw", "nic0", "nic1"], "reduce_Bps": 1e11,
+      "port": {"bandwidth_Bps": 1e11, "latency_s": 1e-6}, "nics": ["nic0", "nic1"],
+      "links": [{"name": "a", "between": ["gpu0", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                {"name": "b", "between": ["gpu1", "sw"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                {"name": "c", "between": ["sw", "nic0"], "bandwidth_Bps": 1e10, "latency_s": 1e-6},
+                {"name": "d", "between": ["sw", "nic1"], "bandwidth_Bps": 1e10, "latency_s": 1e-6}]},
+    "network": {"nic_bandwidth_Bps": 1e10, "nic_latency_s": 1e-6, "nodes_per_leaf": 4, "oversubscription": 1,
+                "core_latency_s": 2e-7}})";
+
+TEST(Topology, AFileBasedOnAnotherSaysOnlyWhatDiffers) {
+  writeTopology("based", "base", kBaseTopology);
+  const Topology base = loadTopology(writeTopology("based", "base", kBaseTopology));
+  const Topology derived = loadTopology(writeTopology(
+      "based", "derived", R"({"name": "derived", "based_on": "base", "nics_used": 2, "network": {"nic_latency_s": 5e-6}})"));
+  EXPECT_EQ(derived.name, "derived");
+  EXPECT_EQ(derived.nicsUsed, 2);
+  EXPECT_EQ(derived.network.nicLatencySeconds, 5e-6);  // its own
+  EXPECT_EQ(derived.network.nicBandwidthBps, base.network.nicBandwidthBps);  // the base's, member by member
+  EXPECT_EQ(derived.network.coreLatencySeconds, base.network.coreLatencySeconds);
+  EXPECT_EQ(derived.node.links.size(), base.node.links.size());
+  EXPECT_EQ(derived.path, (std::filesystem::path(testing::TempDir()) / "based" / "derived.json").string());
+}
+
+TEST(Topology, ABaseIsOneFileBesideItNotAChainNorItself) {
+  writeTopology("bases", "base", kBaseTopology);
+  writeTopology("bases", "middle", R"({"name": "middle", "based_on": "base"})");
+  writeTopology("bases", "broken", R"({"name": "broken", "nics_used": 3, "node": {}})");
+  const auto fault = [](const std::string& json) -> std::string {
+    const std::string path = writeTopology("bases", "derived", json);
+    try {
+      loadTopology(path);
+    } catch (const InvalidArgument& error) {
+      return error.field().substr(error.field().find(".json: ") + 7) + " | " + error.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(fault(R"({"name": "d", "based_on": "base"})"), "(no error)");
+  EXPECT_EQ(fault(R"({"name": "d", "based_on": "derived"})").substr(0, 12), "$.based_on |");
+  EXPECT_NE(fault(R"({"name": "d", "based_on": "derived"})").find("based on itself"), std::string::npos);
+  EXPECT_NE(fault(R"({"name": "d", "based_on": "middle"})").find("one level only"), std::string::npos);
+  EXPECT_NE(fault(R"({"name": "d", "based_on": "nowhere"})").find("no topology file"), std::string::npos);
+  EXPECT_NE(fault(R"({"name": "d", "based_on": "../based/base"})").find("same folder"), std::string::npos);
+  EXPECT_NE(fault(R"({"name": "d", "based_on": ""})").find("same folder"), std::string::npos);
+  EXPECT_EQ(fault(R"({"name": "d", "based_on": "base", "colour": 1})").substr(0, 9), "$.colour ");
+  EXPECT_EQ(fault(R"({"name": "d", "based_on": "base", "network": {"nic_latency_s": -1}})").substr(0, 24),
+            "$.network.nic_latency_s ");
+  EXPECT_EQ(fault(R"({"name": "d", "based_on": "base", "network": {"latency": 1}})").substr(0, 20), "$.network.latency | ");
+  // The base's own faults name the base's file.
+  try {
+    loadTopology(writeTopology("bases", "derived", R"({"name": "d", "based_on": "broken"})"));
+    FAIL() << "a broken base was read";
+  } catch (const InvalidArgument& error) {
+    EXPECT_NE(error.field().find("broken.json"), std::string::npos) << error.field();
+  }
+}
+
 TEST(Topology, CarryingBetweenNodesCostsTheSharedHostItsCoreSecondsInRanksWork) {
   // Two nodes of one rank each on a machine of 2 cores delivering 1.6 ranks: a core-second of carrying
   // displaces 0.8 s of one rank's compute. Within a node, or without a shared host, carrying is free.
