@@ -31,7 +31,7 @@ NcclJob ncclJobOf(const Topology& topology, int gpus) {
                                       topology.name + " part full; NCCL's tuning model takes nodes of as many ranks each (a "
                                       "multiple of " + std::to_string(topology.node.gpus) + ")");
   job.computeCapability = computeCapabilityOf(topology.node.gpuModel);
-  const ClusterShape shape = clusterShapeOf(topology, gpus);
+  const ClusterShape shape = clusterShapeOf(cluster);
   job.channels = static_cast<int>(std::get<std::int64_t>(findOptionDeclaration("channels")->derive(
       findAlgorithm(CollectiveKind::Allreduce, "nccl-ring"), shape, gpus)));
   double bandwidth = std::numeric_limits<double>::infinity();

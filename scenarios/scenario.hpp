@@ -124,6 +124,8 @@ struct Scenario {
 // What an algorithm's options are derived from (a scenario's "topology" and "node", ddlsim tune's
 // candidates): `topology` at `gpus` GPUs.
 ClusterShape clusterShapeOf(const Topology& topology, int gpus);
+// The same of a cluster already built (its topology at its ranks), whose node routes it reuses.
+ClusterShape clusterShapeOf(const Cluster& cluster);
 
 // Results of a scenario from `source` ("ddlsim", "ddlrun"), with no points yet.
 ScalingResults emptyResults(const Scenario& scenario, const std::string& source);

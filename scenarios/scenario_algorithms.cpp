@@ -18,6 +18,11 @@ ClusterShape clusterShapeOf(const Topology& topology, int gpus) {
   return {topology.name, topologyGrid(topology, gpus), topology.node.gpus, NodeRoutes(topology).nicsInUse()};
 }
 
+ClusterShape clusterShapeOf(const Cluster& cluster) {
+  const Topology& topology = cluster.topology();
+  return {topology.name, topologyGrid(topology, cluster.hosts()), topology.node.gpus, cluster.nodeRoutes().nicsInUse()};
+}
+
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {
   AlgorithmOptions options;
   if (algorithm.choosesPerBucket()) return options;

@@ -30,6 +30,7 @@ class Cluster final : public PlatformDescription {
   int leaves() const { return (nodes_ + topology_.network.nodesPerLeaf - 1) / topology_.network.nodesPerLeaf; }
   int leafOf(int node) const { return node / topology_.network.nodesPerLeaf; }
   const Topology& topology() const { return topology_; }
+  const NodeRoutes& nodeRoutes() const { return routes_; }
 
   int hosts() const override { return ranks_; }
   std::string hostName(Rank rank) const override;

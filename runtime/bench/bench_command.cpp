@@ -8,10 +8,10 @@
 #include "algorithms/io/schedule_file.hpp"
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
+#include "common/data_files.hpp"
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
-#include "common/data_files.hpp"
 #include "common/nearest_name.hpp"
 #include "scenarios/nccl_job.hpp"
 

@@ -46,7 +46,7 @@ struct TuneArguments {
 // than a program holds drops its candidate, which then cannot choose any size.
 std::vector<AlgorithmChoice> runnableCandidates(const TuneArguments& args, CollectiveKind kind, const Cluster& cluster,
                                                 std::int64_t largest) {
-  const ClusterShape shape = clusterShapeOf(cluster.topology(), args.gpus);
+  const ClusterShape shape = clusterShapeOf(cluster);
   std::vector<AlgorithmChoice> runnable;
   for (AlgorithmChoice& candidate : tuningCandidates(kind, args.gpus, shape, args.algorithms)) {
     try {
