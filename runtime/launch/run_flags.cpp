@@ -1,12 +1,12 @@
 #include "runtime/launch/run_flags.hpp"
 
-#include <cstdlib>
 #include <limits>
 
 #include "common/byte_sizes.hpp"
 #include "common/cli_checks.hpp"
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/launcher_environment.hpp"
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
 
@@ -94,44 +94,8 @@ std::string RunFlags::dryRunReport(const std::string& command) const {
          formatBytes(static_cast<double>(availableMemoryBytes())) + " available; nothing run (--dry-run)";
 }
 
-namespace {
-
-// This node's entry of Slurm's SLURM_STEP_TASKS_PER_NODE, "2(x3),1": 2 tasks on each of the first three
-// nodes, 1 on the fourth; this node is number SLURM_NODEID. 0 where Slurm did not say.
-int slurmTasksOnThisNode() {
-  const char* list = std::getenv("SLURM_STEP_TASKS_PER_NODE");
-  if (!list) list = std::getenv("SLURM_TASKS_PER_NODE");
-  const char* node = std::getenv("SLURM_NODEID");
-  if (!list) return 0;
-  long remaining = node ? std::atol(node) : 0;
-  const char* at = list;
-  while (*at) {
-    char* end = nullptr;
-    const long tasks = std::strtol(at, &end, 10);
-    if (end == at || tasks < 1) return 0;
-    long repeat = 1;
-    if (end[0] == '(' && end[1] == 'x') {
-      repeat = std::strtol(end + 2, &end, 10);
-      if (*end != ')' || repeat < 1) return 0;
-      ++end;
-    }
-    if (remaining < repeat) return static_cast<int>(tasks);
-    remaining -= repeat;
-    if (*end != ',') return 0;
-    at = end + 1;
-  }
-  return 0;
-}
-
-}  // namespace
-
 int RunFlags::ranksOnThisHost() const {
-  if (transport().inOneProcess) return ranks();
-  // What the launchers tell each process: Open MPI and MPICH; under srun, Slurm.
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
-    if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);
-  if (const int tasks = slurmTasksOnThisNode(); tasks > 0) return tasks;
-  return 1;
+  return transport().inOneProcess ? ranks() : launcherRanksOnThisHost();
 }
 
 }  // namespace ddl

@@ -12,6 +12,7 @@
 #include "common/build_info.hpp"
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/launcher_environment.hpp"
 #include "common/machine_memory.hpp"
 #include "runtime/pytorch/mpi_bootstrap.hpp"
 #include "runtime/pytorch/process_group_ddlscale.hpp"
@@ -80,6 +81,9 @@ PYBIND11_MODULE(_C, module) {
      "None if this machine can hold `bytes` (this process mapping `address_space_bytes` of it), else why not, with the numbers.");
   module.def("available_memory_bytes", &ddl::availableMemoryBytes, "What this machine can give a job now, as ddlrun reckons it.");
   module.def("format_bytes", [](double bytes) { return ddl::formatBytes(bytes); }, "Bytes as ddlrun writes them: 1.2 GB.");
+  module.def("ranks_on_this_host", &ddl::launcherRanksOnThisHost,
+             "How many ranks of this job run on this machine, as its launcher says (torchrun, Open MPI, MPICH, Slurm); 1 "
+             "where none does.");
   module.def("interface_addresses", &ddl::torch_backend::interfaceAddresses);
   module.def("address_to_reach", &ddl::torch_backend::addressToReach, py::arg("root_addresses"), py::arg("own_addresses"));
   module.def("finalise", [] {

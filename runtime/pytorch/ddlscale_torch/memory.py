@@ -13,7 +13,6 @@ ResNet-18 at 160 px, batch 16 and 64: 1.65 and 1.6 times the floor of a profile 
 batch 16: 1.55; gpt-mini, 256 tokens, batch 16: 1.65. The rest is backward's temporaries and torch's own; so a
 refusal is certain, and a run this lets through may still need 1.7 times the estimate.
 """
-import os
 
 import torch
 
@@ -70,12 +69,9 @@ def check(parser, arguments, parameter_copies, processes, what):
 
 
 def processes_here():
-    """How many ranks of this job run on this machine, as its launcher says: torchrun's LOCAL_WORLD_SIZE, Open
-    MPI's and MPICH's local sizes; 1 where none does."""
-    for name in ("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"):
-        if os.environ.get(name, "").isdigit() and int(os.environ[name]) > 0:
-            return int(os.environ[name])
-    return 1
+    """How many ranks of this job run on this machine, as its launcher says (torchrun's LOCAL_WORLD_SIZE, Open
+    MPI's and MPICH's local sizes, Slurm's tasks per node); 1 where none does. ddlrun's own reading of it."""
+    return _C.ranks_on_this_host()
 
 
 def report(program, one, processes):

@@ -1,0 +1,12 @@
+#pragma once
+// How many ranks of this job share this machine, as the job's launcher tells each process in its environment:
+// the one reading of it that ddlrun (its memory checks, its GPUs per process) and the PyTorch package
+// (ddlscale_torch.memory, through the extension) share.
+
+namespace ddl {
+
+// Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS, torchrun's LOCAL_WORLD_SIZE, else this
+// node's entry of Slurm's SLURM_STEP_TASKS_PER_NODE (or SLURM_TASKS_PER_NODE); 1 where no launcher says.
+int launcherRanksOnThisHost();
+
+}  // namespace ddl
