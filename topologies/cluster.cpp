@@ -74,8 +74,10 @@ PlatformLink Cluster::link(LinkId id) const {
   if (id < nodeBlock + cableBlock) {
     const auto node = static_cast<int>((id - nodeBlock) / topology_.nicsUsed);
     const auto nic = static_cast<std::size_t>((id - nodeBlock) % topology_.nicsUsed);
-    return {"n" + std::to_string(node) + "-" + topology_.node.nics[nic] + "-cable", topology_.network.nicBandwidthBps,
-            topology_.network.nicLatencySeconds, LinkSharing::PerDirection, LinkHardware::Network};
+    const NetworkTopology& network = topology_.network;
+    return {"n" + std::to_string(node) + "-" + topology_.node.nics[nic] + "-cable", network.nicBandwidthBps,
+            network.nicLatencySeconds + network.deviceLatencySeconds, LinkSharing::PerDirection, LinkHardware::Network,
+            network.deviceLatencySeconds};
   }
   const NetworkTopology& network = topology_.network;
   const double uplinkBandwidth = network.nodesPerLeaf * topology_.nicsUsed * network.nicBandwidthBps / network.oversubscription;

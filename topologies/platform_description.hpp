@@ -45,6 +45,9 @@ struct PlatformLink {
   double latencySeconds = 0;
   LinkSharing sharing = LinkSharing::PerDirection;
   LinkHardware hardware = LinkHardware::PCIe;
+  // The part of latencySeconds that is a device's own and that a communication protocol does not shorten
+  // (a network device's latency: NetworkTopology::deviceLatencySeconds); the rest scales with the protocol.
+  double protocolFixedLatencySeconds = 0;
 };
 
 // Where ranks share one device's memory, their reductions compete with their copies for it: each is then

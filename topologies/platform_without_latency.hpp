@@ -14,6 +14,7 @@ class PlatformWithoutLatency final : public PlatformDecorator {
   PlatformLink link(LinkId id) const override {
     PlatformLink link = platform().link(id);
     link.latencySeconds = 0;
+    link.protocolFixedLatencySeconds = 0;
     return link;
   }
 };

@@ -97,10 +97,12 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
 }
 
 NetworkTopology readNetwork(const JsonReader& reader, const nlohmann::json& json) {
-  reader.allowOnly(json, {"nic_bandwidth_Bps", "nic_latency_s", "nodes_per_leaf", "oversubscription", "core_latency_s"});
+  reader.allowOnly(json, {"nic_bandwidth_Bps", "nic_latency_s", "device_latency_s", "nodes_per_leaf", "oversubscription",
+                          "core_latency_s"});
   NetworkTopology network;
   network.nicBandwidthBps = reader.numberAt(json, "nic_bandwidth_Bps", 1e3, kMaxBandwidth);
   network.nicLatencySeconds = reader.numberAt(json, "nic_latency_s", 0, kMaxLatency);
+  if (reader.has(json, "device_latency_s")) network.deviceLatencySeconds = reader.numberAt(json, "device_latency_s", 0, kMaxLatency);
   network.nodesPerLeaf = static_cast<int>(reader.integerAt(json, "nodes_per_leaf", 1, 1 << 20));
   network.oversubscription = reader.numberAt(json, "oversubscription", 1, 1000);
   network.coreLatencySeconds = reader.numberAt(json, "core_latency_s", 0, kMaxLatency);

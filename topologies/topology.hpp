@@ -50,6 +50,10 @@ struct NodeTopology {
 struct NetworkTopology {
   double nicBandwidthBps = 0;    // per direction
   double nicLatencySeconds = 0;  // NIC, cable and leaf switch
+  // The network device's own latency at each NIC, beside nicLatencySeconds, which no protocol shortens: what
+  // NCCL's tuning model adds unscaled to every network hop as latencyInter, the net plugin's reported latency
+  // (src/graph/tuning.cc). 0 for InfiniBand and RoCE, whose plugin reports none.
+  double deviceLatencySeconds = 0;
   int nodesPerLeaf = 1;
   double oversubscription = 1;   // leaf downlink capacity over uplink capacity
   double coreLatencySeconds = 0; // leaf up to the core and back down

@@ -1,7 +1,8 @@
 #pragma once
 // A platform as a protocol sees it (algorithms/tuning/nccl_protocol.hpp): every link's latency scaled by the
-// protocol's ratio for the link's hardware and its bandwidth by the protocol's share of data; hosts, routes
-// and sharing unchanged. Under Simple it is the platform itself.
+// protocol's ratio for the link's hardware, but for a device's own latency (protocolFixedLatencySeconds,
+// which NCCL's model adds to every protocol alike), and its bandwidth by the protocol's share of data;
+// hosts, routes and sharing unchanged. Under Simple it is the platform itself.
 
 #include "algorithms/tuning/nccl_protocol.hpp"
 #include "topologies/platform_decorator.hpp"
@@ -15,7 +16,8 @@ class PlatformUnderProtocol final : public PlatformDecorator {
 
   PlatformLink link(LinkId id) const override {
     PlatformLink link = platform().link(id);
-    link.latencySeconds *= costs_.latencyRatio(ncclHardwareOf(link.hardware));
+    const double fixed = link.protocolFixedLatencySeconds;
+    link.latencySeconds = (link.latencySeconds - fixed) * costs_.latencyRatio(ncclHardwareOf(link.hardware)) + fixed;
     link.bandwidthBps *= costs_.bandwidthShare;
     return link;
   }

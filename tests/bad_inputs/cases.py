@@ -441,6 +441,7 @@ CASES = [
     topology_case("nodes_per_leaf 0", ["$.network.nodes_per_leaf"], ("$.network.nodes_per_leaf", 0)),
     topology_case("oversubscription 0.5", ["$.network.oversubscription"], ("$.network.oversubscription", 0.5)),
     topology_case("a NIC bandwidth of 1e300", ["$.network.nic_bandwidth_Bps"], ("$.network.nic_bandwidth_Bps", 1e300)),
+    topology_case("a negative device latency", ["$.network.device_latency_s"], ("$.network.device_latency_s", -1e-6)),
     topology_case("nics_used 0 with NICs", ["$.nics_used"], ("$.nics_used", 0)),
     topology_case("nics_used beyond the NICs", ["$.nics_used"], ("$.nics_used", 9)),
     topology_case("no network", ["$.network", "missing"], ("$.network", DELETE)),

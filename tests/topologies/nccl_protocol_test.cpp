@@ -115,5 +115,25 @@ TEST(PlatformUnderProtocol, ScalesEachLinkByItsHardwareAndKeepsEverythingElse) {
   }
 }
 
+TEST(PlatformUnderProtocol, LeavesANetworkDevicesOwnLatencyAsItIs) {
+  // p5's EFA: 10 us at each NIC that NCCL's model adds under every protocol (latencyInter), beside the per-hop
+  // cost it scales; dgx-h100-ndr, the same node over InfiniBand, has none.
+  const Cluster efa(loadTopology(topologyFile("p5-h100-efa")), 16, Placement::Packed);
+  const Cluster ib(loadTopology(topologyFile("dgx-h100-ndr")), 16, Placement::Packed);
+  const PlatformUnderProtocol efaLL(efa, Protocol::LL);
+  const PlatformUnderProtocol ibLL(ib, Protocol::LL);
+  const double ratio = costsOf(Protocol::LL).latencyRatio(NcclHardware::Network);
+  int cables = 0;
+  for (const RouteHop& hop : efa.route(0, 8)) {
+    if (efa.link(hop.link).name.find("cable") == std::string::npos) continue;
+    ++cables;
+    EXPECT_DOUBLE_EQ(efa.link(hop.link).latencySeconds, ib.link(hop.link).latencySeconds + 10e-6);
+    EXPECT_DOUBLE_EQ(efa.link(hop.link).protocolFixedLatencySeconds, 10e-6);
+    EXPECT_DOUBLE_EQ(ibLL.link(hop.link).latencySeconds, ib.link(hop.link).latencySeconds * ratio);
+    EXPECT_DOUBLE_EQ(efaLL.link(hop.link).latencySeconds, ib.link(hop.link).latencySeconds * ratio + 10e-6);
+  }
+  EXPECT_EQ(cables, 2);  // out of one node, into the other
+}
+
 }  // namespace
 }  // namespace ddl
