@@ -122,7 +122,8 @@ nlohmann::json onItsBase(const nlohmann::json& json, const std::string& path) {
   const std::filesystem::path basePath = std::filesystem::path(path).parent_path() / (base + ".json");
   if (basePath.lexically_normal() == std::filesystem::path(path).lexically_normal())
     root.at("based_on").fail("a topology cannot be based on itself");
-  if (!std::filesystem::is_regular_file(basePath))
+  std::error_code unreadable;  // a name too long for the file system, a folder not to be read: no file either
+  if (!std::filesystem::is_regular_file(basePath, unreadable))
     root.at("based_on").fail("no topology file " + basePath.string());
   nlohmann::json merged = readJsonFile(basePath.string());
   if (merged.is_object() && merged.contains("based_on"))
@@ -141,10 +142,23 @@ nlohmann::json onItsBase(const nlohmann::json& json, const std::string& path) {
 
 }  // namespace
 
+nlohmann::json topologyDocument(const std::string& path) {
+  const nlohmann::json json = readJsonFile(path);
+  return json.is_object() && json.contains("based_on") ? onItsBase(json, path) : json;
+}
+
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides) {
   const nlohmann::json json = readJsonFile(path);
   if (!json.is_object() || !json.contains("based_on")) return topologyFromJson(json, path, overrides);
-  return topologyFromJson(onItsBase(json, path), path, overrides);
+  try {
+    return topologyFromJson(onItsBase(json, path), path, overrides);
+  } catch (const InvalidArgument& error) {
+    // A fault of the two files together (a node of the file's own against the base's nics_used) is named at
+    // its field in this file, which may hold the field only through its base: say so.
+    if (error.field().rfind(path + ": $.", 0) != 0 || error.field() == path + ": $.based_on") throw;
+    throw InvalidArgument(error.field(), error.message() + " (" + path + " is read over its base " +
+                                             json["based_on"].get<std::string>() + ".json, which gives what it does not)");
+  }
 }
 
 Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides) {

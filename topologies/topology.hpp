@@ -50,9 +50,10 @@ struct NodeTopology {
 struct NetworkTopology {
   double nicBandwidthBps = 0;    // per direction
   double nicLatencySeconds = 0;  // NIC, cable and leaf switch
-  // The network device's own latency at each NIC, beside nicLatencySeconds, which no protocol shortens: what
-  // NCCL's tuning model adds unscaled to every network hop as latencyInter, the net plugin's reported latency
-  // (src/graph/tuning.cc). 0 for InfiniBand and RoCE, whose plugin reports none.
+  // The network device's own latency at each NIC, on top of nicLatencySeconds, which no protocol shortens:
+  // NCCL's tuning model scales its per-hop cost by protocol but adds a network's own latency (latencyInter,
+  // what the net plugin reports) to each network hop unscaled (src/graph/tuning.cc; under Simple twice, for
+  // a flush, which is not modelled). 0 for InfiniBand and RoCE, whose plugin reports none.
   double deviceLatencySeconds = 0;
   int nodesPerLeaf = 1;
   double oversubscription = 1;   // leaf downlink capacity over uplink capacity
@@ -102,6 +103,9 @@ Topology withGpusPerNode(Topology topology, int gpus, const std::string& field);
 // Throws InvalidArgument naming the file and JSON path of anything malformed or inconsistent. A file with
 // `based_on` is read over the topology file of that name in its own folder (topologies/README.md).
 Topology loadTopology(const std::string& path, const TopologyOverrides& overrides = {});
+// A topology file's document as loadTopology reads it: with its base resolved where it names one, so a
+// standalone topology (what ddlsim calibrate network writes its fit into).
+nlohmann::json topologyDocument(const std::string& path);
 // The same from a parsed document, which cannot name a base (no folder to find it in); `path` names it in
 // errors.
 Topology topologyFromJson(const nlohmann::json& json, const std::string& path, const TopologyOverrides& overrides = {});

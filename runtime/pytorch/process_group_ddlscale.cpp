@@ -1,6 +1,5 @@
 #include "runtime/pytorch/process_group_ddlscale.hpp"
 
-#include <cstring>
 #include <map>
 #include <numeric>
 #include <type_traits>

@@ -63,7 +63,8 @@ int runNetworkCalibration(const NetworkCalibrationArguments& args) {
   char text[256];
   std::snprintf(text, sizeof text, "latency %.6g s, bandwidth %.6g B/s: ddlsim calibrate network --level %s, median |error| %.2f%%, from ",
                 fit.latencySeconds, fit.bandwidthBps, args.level.c_str(), 100 * medianError);
-  const nlohmann::json file = calibratedFile(readJsonFile(path), level, fit, text + files + " (measured)");
+  // A file based on another is written whole, with its base resolved: --out may be in another folder.
+  const nlohmann::json file = calibratedFile(topologyDocument(path), level, fit, text + files + " (measured)");
   // What would be written loads, before anything is printed: a fit outside a topology's ranges is bad
   // input, with no partial output.
   topologyFromJson(file, args.out.empty() ? path : args.out);

@@ -215,6 +215,13 @@ TEST(Topology, AFileBasedOnAnotherSaysOnlyWhatDiffers) {
   EXPECT_EQ(derived.network.coreLatencySeconds, base.network.coreLatencySeconds);
   EXPECT_EQ(derived.node.links.size(), base.node.links.size());
   EXPECT_EQ(derived.path, (std::filesystem::path(testing::TempDir()) / "based" / "derived.json").string());
+  // The document with its base resolved stands alone: what ddlsim calibrate network writes its fit into.
+  const nlohmann::json whole = topologyDocument(derived.path);
+  EXPECT_FALSE(whole.contains("based_on"));
+  EXPECT_EQ(whole["name"], "derived");
+  EXPECT_EQ(whole["network"]["nic_latency_s"], 5e-6);
+  EXPECT_EQ(whole["network"]["core_latency_s"], 2e-7);
+  EXPECT_EQ(loadTopology(writeTopology("whole", "derived", whole.dump())).node.links.size(), base.node.links.size());
 }
 
 TEST(Topology, ABaseIsOneFileBesideItNotAChainNorItself) {
@@ -241,6 +248,12 @@ TEST(Topology, ABaseIsOneFileBesideItNotAChainNorItself) {
   EXPECT_EQ(fault(R"({"name": "d", "based_on": "base", "network": {"nic_latency_s": -1}})").substr(0, 24),
             "$.network.nic_latency_s ");
   EXPECT_EQ(fault(R"({"name": "d", "based_on": "base", "network": {"latency": 1}})").substr(0, 20), "$.network.latency | ");
+  // A fault of the two files together is named in this file, saying that it is read over its base.
+  const std::string few = fault(R"({"name": "d", "based_on": "base", "node": {"gpu": "X", "gpus": 1, "devices": ["nic0"],
+      "reduce_Bps": 1e11, "port": {"bandwidth_Bps": 1e11, "latency_s": 1e-6}, "nics": ["nic0"],
+      "links": [{"name": "a", "between": ["gpu0", "nic0"], "bandwidth_Bps": 1e10, "latency_s": 1e-6}]}, "nics_used": 2})");
+  EXPECT_EQ(few.substr(0, 12), "$.nics_used ") << few;
+  EXPECT_NE(few.find("is read over its base base.json"), std::string::npos) << few;
   // The base's own faults name the base's file.
   try {
     loadTopology(writeTopology("bases", "derived", R"({"name": "d", "based_on": "broken"})"));
