@@ -14,13 +14,18 @@
 
 namespace ddl {
 
-ClusterShape clusterShapeOf(const Topology& topology, int gpus) {
-  return {topology.name, topologyGrid(topology, gpus), topology.node.gpus, NodeRoutes(topology).nicsInUse()};
+namespace {
+
+ClusterShape shapeWithRoutes(const Topology& topology, int gpus, const NodeRoutes& routes) {
+  return {topology.name, topologyGrid(topology, gpus), topology.node.gpus, routes.nicsInUse()};
 }
 
+}  // namespace
+
+ClusterShape clusterShapeOf(const Topology& topology, int gpus) { return shapeWithRoutes(topology, gpus, NodeRoutes(topology)); }
+
 ClusterShape clusterShapeOf(const Cluster& cluster) {
-  const Topology& topology = cluster.topology();
-  return {topology.name, topologyGrid(topology, cluster.hosts()), topology.node.gpus, cluster.nodeRoutes().nicsInUse()};
+  return shapeWithRoutes(cluster.topology(), cluster.hosts(), cluster.nodeRoutes());
 }
 
 AlgorithmOptions Scenario::optionsFor(const ScenarioAlgorithm& algorithm, int gpus) const {

@@ -71,15 +71,14 @@ PlatformLink Cluster::link(LinkId id) const {
             LinkSharing::PerDirection, portHardwareOf(topology_.node)};
   }
   const LinkId cableBlock = static_cast<LinkId>(nodes_) * topology_.nicsUsed;
+  const NetworkTopology& network = topology_.network;
   if (id < nodeBlock + cableBlock) {
     const auto node = static_cast<int>((id - nodeBlock) / topology_.nicsUsed);
     const auto nic = static_cast<std::size_t>((id - nodeBlock) % topology_.nicsUsed);
-    const NetworkTopology& network = topology_.network;
     return {"n" + std::to_string(node) + "-" + topology_.node.nics[nic] + "-cable", network.nicBandwidthBps,
             network.nicLatencySeconds + network.deviceLatencySeconds, LinkSharing::PerDirection, LinkHardware::Network,
             network.deviceLatencySeconds};
   }
-  const NetworkTopology& network = topology_.network;
   const double uplinkBandwidth = network.nodesPerLeaf * topology_.nicsUsed * network.nicBandwidthBps / network.oversubscription;
   return {"leaf" + std::to_string(id - nodeBlock - cableBlock) + "-uplink", uplinkBandwidth, network.coreLatencySeconds / 2,
           LinkSharing::PerDirection, LinkHardware::Network};
