@@ -35,6 +35,17 @@ int slurmTasksOnThisNode() {
 
 }  // namespace
 
+int launcherLocalRank() {
+  for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    const char* value = std::getenv(variable);
+    if (!value || !*value) continue;
+    char* end = nullptr;
+    const long rank = std::strtol(value, &end, 10);
+    if (*end == '\0' && rank >= 0 && rank < (1L << 20)) return static_cast<int>(rank);
+  }
+  return 0;
+}
+
 int launcherRanksOnThisHost() {
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "LOCAL_WORLD_SIZE"})
     if (const char* value = std::getenv(name); value && std::atoi(value) > 0) return std::atoi(value);

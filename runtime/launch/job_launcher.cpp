@@ -1,10 +1,10 @@
 #include "runtime/launch/job_launcher.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "common/human_units.hpp"
 #include "common/invalid_argument.hpp"
+#include "common/launcher_environment.hpp"
 #include "common/machine_memory.hpp"
 #ifdef DDLSCALE_WITH_CUDA
 #include "runtime/cuda/cuda_devices.hpp"
@@ -87,17 +87,6 @@ void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, doub
 #else
   (void)transport, (void)ranksOnThisHost, (void)bytesPerRank, (void)field;
 #endif
-}
-
-int launcherLocalRank() {
-  for (const char* variable : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    const char* value = std::getenv(variable);
-    if (!value || !*value) continue;
-    char* end = nullptr;
-    const long rank = std::strtol(value, &end, 10);
-    if (*end == '\0' && rank >= 0 && rank < (1L << 20)) return static_cast<int>(rank);
-  }
-  return 0;
 }
 
 std::vector<int> gpusOfThisProcess(bool inOneProcess, int ranksOnThisHost, int devices, int localRank) {

@@ -28,10 +28,6 @@ int checkJob(const TransportEntry& transport, const JobOptions& options, int mpi
 // every process, 64 on a node of 8 GPUs and 8 ranks.
 void requireGpuMemory(const TransportEntry& transport, int ranksOnThisHost, double bytesPerRank, const std::string& field);
 
-// This process's index among the job's processes on its machine, as the launcher says before MPI starts
-// (Open MPI's OMPI_COMM_WORLD_LOCAL_RANK, MPICH's MPI_LOCALRANKID, Slurm's SLURM_LOCALID); 0 where none does.
-int launcherLocalRank();
-
 // The GPUs this process's ranks run on, of `devices` visible: every rank of a one-process transport on
 // GPU rank % devices (cuda-peer), so the first min(ranks, devices); one rank per process on GPU
 // localRank % devices (nccl, as NcclTransport chooses it).

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/launcher_environment.hpp"
 #include "runtime/launch/job_launcher.hpp"
 
 namespace ddl {
