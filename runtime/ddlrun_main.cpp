@@ -89,10 +89,11 @@ int main(int argc, char** argv) {
     }
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return launchRank == 0 ? app.exit(error) : 0;  // --help, --version
-    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << " (see ddlrun --help)\n";
+    // Each message in one write: mpirun interleaves its own notices between a rank's writes.
+    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " + std::string(error.what()) + " (see ddlrun --help)\n";
     return 2;
   } catch (const ddl::InvalidArgument& error) {
-    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " << error.what() << '\n';
+    if (speaksForItsCommandLine(launchRank)) std::cerr << "ddlrun: " + std::string(error.what()) + "\n";
     return 2;
   }
 

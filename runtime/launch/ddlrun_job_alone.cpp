@@ -17,7 +17,7 @@ int runJob(DdlrunCommand& command, int&, char**&, int launchRank, int launchSize
     command.checkForJob(launchSize);
     return command.launch(nullptr);
   } catch (const InvalidArgument& error) {
-    if (launchRank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
+    if (launchRank == 0) std::cerr << "ddlrun: " + std::string(error.what()) + "\n";  // one write, as mpirun forwards it
     return 2;
   } catch (const std::bad_alloc&) {
     std::cerr << "ddlrun: out of memory (the estimates before the run did not foresee it)\n";

@@ -56,7 +56,7 @@ int runJob(DdlrunCommand& command, int& argc, char**& argv, int launchRank, int)
     } catch (const InvalidArgument& error) {
       // Ranks started with different command lines, or options that do not fit the job's rank count: every
       // rank finds the same, so all get here.
-      if (rank == 0) std::cerr << "ddlrun: " << error.what() << '\n';
+      if (rank == 0) std::cerr << "ddlrun: " + std::string(error.what()) + "\n";  // one write: mpirun interleaves its notices
       status = 2;
       fits = false;
     }
