@@ -116,6 +116,21 @@ std::vector<RouteHop> Cluster::routeIntoNode(Rank rank) const {
   return route;
 }
 
+std::vector<RouteHop> Cluster::routeToSwitch(Rank rank) const {
+  const Location at = locate(rank);
+  std::vector<RouteHop> route{{port(at.node, at.gpu), true}};
+  appendNodeHops(route, at.node, routes_.gpuToSwitch(at.gpu));
+  return route;
+}
+
+std::vector<RouteHop> Cluster::routeFromSwitch(Rank rank) const {
+  const Location at = locate(rank);
+  std::vector<RouteHop> route;
+  appendNodeHops(route, at.node, routes_.switchToGpu(at.gpu));
+  route.push_back({port(at.node, at.gpu), false});
+  return route;
+}
+
 std::vector<RouteHop> Cluster::routeBetweenLeaves(int fromLeaf, int toLeaf) const {
   if (fromLeaf == toLeaf) return {};
   return {{uplink(fromLeaf), true}, {uplink(toLeaf), false}};

@@ -43,6 +43,10 @@ class Cluster final : public PlatformDescription {
   std::vector<RouteHop> routeOutOfNode(Rank rank) const;
   std::vector<RouteHop> routeIntoNode(Rank rank) const;
   std::vector<RouteHop> routeBetweenLeaves(int fromLeaf, int toLeaf) const;
+  // From a rank's GPU to its node's multicast switch (NodeTopology::multicastSwitch) and back: its port and
+  // the node's links (topologies/platform_with_switches.hpp).
+  std::vector<RouteHop> routeToSwitch(Rank rank) const;
+  std::vector<RouteHop> routeFromSwitch(Rank rank) const;
   double reduceSecondsPerByte(Rank) const override { return 1 / topology_.node.reduceBps; }
   // On a node whose ranks share one GPU's memory: a reduction of n bytes is memory traffic worth
   // n x (memory bandwidth / reduce rate) bytes of copying, which alone takes n / reduce_Bps.

@@ -11,6 +11,12 @@
 namespace ddl {
 namespace {
 
+std::vector<NodeHop> reversed(std::vector<NodeHop> path) {
+  std::reverse(path.begin(), path.end());
+  for (NodeHop& hop : path) hop.up = !hop.up;
+  return path;
+}
+
 // Breaks ties between paths of equal latency in favour of fewer hops.
 constexpr double kPerHop = 1e-15;
 
@@ -94,8 +100,16 @@ NodeRoutes::NodeRoutes(const Topology& topology) : gpus_(topology.node.gpus) {
                                                                  " (GPUs and NICs do not forward traffic)");
   };
   gpuToGpu_.resize(static_cast<std::size_t>(gpus_ * gpus_));
+  gpuToSwitch_.resize(static_cast<std::size_t>(gpus_));
+  switchToGpu_.resize(static_cast<std::size_t>(gpus_));
   for (int from = 0; from < gpus_; ++from) {
     const ShortestPaths paths = dijkstra(graph, node, from);
+    if (!node.multicastSwitch.empty()) {
+      const int vertex = graph.ids.at(node.multicastSwitch);
+      if (std::isinf(paths.distance[static_cast<std::size_t>(vertex)])) unreachable(NodeTopology::gpuName(from), node.multicastSwitch);
+      gpuToSwitch_[static_cast<std::size_t>(from)] = paths.pathTo(vertex);
+      switchToGpu_[static_cast<std::size_t>(from)] = reversed(paths.pathTo(vertex));
+    }
     // Ranks sharing one GPU reach each other through its memory, not through the node's links.
     for (int to = 0; to < gpus_ && !node.sharedMemory; ++to) {
       if (to == from) continue;
@@ -120,10 +134,7 @@ NodeRoutes::NodeRoutes(const Topology& topology) : gpus_(topology.node.gpus) {
     const int nic = closest[static_cast<std::size_t>(from) % closest.size()];
     nicOfGpu_.push_back(nic);
     gpuToNic_.push_back(paths.pathTo(graph.ids.at(node.nics[static_cast<std::size_t>(nic)])));
-    std::vector<NodeHop> back = gpuToNic_.back();
-    std::reverse(back.begin(), back.end());
-    for (NodeHop& hop : back) hop.up = !hop.up;
-    nicToGpu_.push_back(std::move(back));
+    nicToGpu_.push_back(reversed(gpuToNic_.back()));
   }
 }
 

@@ -26,6 +26,9 @@ class NodeRoutes {
   int nicOf(int gpu) const { return nicOfGpu_[static_cast<std::size_t>(gpu)]; }
   const std::vector<NodeHop>& gpuToNic(int gpu) const { return gpuToNic_[static_cast<std::size_t>(gpu)]; }
   const std::vector<NodeHop>& nicToGpu(int gpu) const { return nicToGpu_[static_cast<std::size_t>(gpu)]; }
+  // Between each GPU and the node's multicast switch (NodeTopology::multicastSwitch); empty where it has none.
+  const std::vector<NodeHop>& gpuToSwitch(int gpu) const { return gpuToSwitch_[static_cast<std::size_t>(gpu)]; }
+  const std::vector<NodeHop>& switchToGpu(int gpu) const { return switchToGpu_[static_cast<std::size_t>(gpu)]; }
   // How many NICs the node's GPUs leave it through: every used NIC of a full node, fewer where a job uses
   // some of its GPUs (withGpusPerNode); 0 on a node on its own.
   int nicsInUse() const;
@@ -38,6 +41,8 @@ class NodeRoutes {
   std::vector<int> nicOfGpu_;
   std::vector<std::vector<NodeHop>> gpuToNic_;
   std::vector<std::vector<NodeHop>> nicToGpu_;
+  std::vector<std::vector<NodeHop>> gpuToSwitch_;
+  std::vector<std::vector<NodeHop>> switchToGpu_;
 };
 
 }  // namespace ddl

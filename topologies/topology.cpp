@@ -16,7 +16,7 @@ constexpr double kMaxLatency = 1;
 
 NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
   reader.allowOnly(json, {"gpu", "gpus", "devices", "links", "nics", "rank_order", "port", "reduce_Bps", "shared_memory",
-                          "gpu_memory_bytes"});
+                          "gpu_memory_bytes", "multicast_switch"});
   NodeTopology node;
   node.gpuModel = reader.stringAt(json, "gpu");
   node.gpus = static_cast<int>(reader.integerAt(json, "gpus", 1, 1024));
@@ -78,6 +78,15 @@ NodeTopology readNode(const JsonReader& reader, const nlohmann::json& json) {
     if (!std::count(node.devices.begin(), node.devices.end(), name)) nics.at(i).fail("'" + name + "' is not a device");
     if (std::count(node.nics.begin(), node.nics.end(), name)) nics.at(i).fail("'" + name + "' is listed twice");
     node.nics.push_back(name);
+  }
+
+  if (reader.has(json, "multicast_switch")) {
+    const JsonReader multicast = reader.at("multicast_switch");
+    node.multicastSwitch = multicast.string(json["multicast_switch"]);
+    if (!std::count(node.devices.begin(), node.devices.end(), node.multicastSwitch))
+      multicast.fail("'" + node.multicastSwitch + "' is not a device");
+    if (std::count(node.nics.begin(), node.nics.end(), node.multicastSwitch))
+      multicast.fail("'" + node.multicastSwitch + "' is a NIC, not a switch between the GPUs");
   }
 
   const JsonReader order = reader.at("rank_order");

@@ -43,6 +43,10 @@ struct NodeTopology {
     double latencySeconds = 0;
   };
   std::optional<SharedMemory> sharedMemory;
+  // The device that reduces in the network where GPUs load and store through its multicast address (an
+  // NVSwitch with NVLS, Hopper and later): algorithms that reduce in a switch (nccl-nvls) run only where this
+  // is set. Empty: the node's switches only forward.
+  std::string multicastSwitch;
 
   static std::string gpuName(int gpu) { return "gpu" + std::to_string(gpu); }
 };

@@ -140,6 +140,9 @@ MscclExport writeMscclXml(std::ostream& out, const Schedule& schedule) {
                                              std::string(toString(spec.kind)) +
                                              " aliases one rank's block of a buffer into another buffer");
   if (spec.elements == 0) throw InvalidArgument("--msccl-xml", "an empty buffer cuts into no chunks");
+  if (spec.switches > 0)
+    throw InvalidArgument("--msccl-xml", schedule.description() + " reduces in a switch, and MSCCL's XML holds GPUs only "
+                                                                  "(ngpus): NVLS is NCCL's own, not an MSCCL program");
   const Chunking chunking = chunkingOf(schedule);
   const Elements chunks = spec.elements / chunking.chunk;
 

@@ -36,8 +36,8 @@ Program readProgram(const JsonReader& reader, const nlohmann::json& json, Rank r
     const auto kind = parseStepKind(op);
     if (!kind) r.at("op").fail("'" + op + "' is not send, receive-reduce or receive-copy");
     step.kind = *kind;
-    step.peer = static_cast<Rank>(r.at("peer").integer(r.member(s, "peer"), 0, spec.ranks - 1));
-    if (step.peer == rank) r.at("peer").fail("a rank does not send to or receive from itself");
+    step.peer = static_cast<Rank>(r.at("peer").integer(r.member(s, "peer"), 0, spec.participants() - 1));
+    if (step.peer == rank) r.at("peer").fail("a participant does not send to or receive from itself");
     step.range.offset = r.at("offset").integer(r.member(s, "offset"), 0, elements);
     step.range.count = r.at("count").integer(r.member(s, "count"), 0, elements - step.range.offset);
     step.channel = s.contains("channel")
@@ -82,24 +82,27 @@ void writeScheduleJson(std::ostream& out, const Schedule& schedule, std::optiona
                            {"ranks", spec.ranks},
                            {"elements", spec.elements},
                            {"element_bytes", spec.elementBytes}};
+  if (spec.switches > 0) header["switches"] = spec.switches;  // programs ranks .. ranks + switches - 1 are theirs
   std::string text = header.dump();
   text.pop_back();  // reopen the object to stream the programs into it
   out << text << ",\"programs\":[";
   const Rank first = onlyRank.value_or(0);
-  const Rank last = onlyRank ? *onlyRank : spec.ranks - 1;
+  const Rank last = onlyRank ? *onlyRank : spec.participants() - 1;
   for (Rank rank = first; rank <= last; ++rank) out << (rank == first ? "\n" : ",\n") << programToJson(schedule.program(rank)).dump();
   out << "\n]}\n";
 }
 
 Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source) {
   const JsonReader root(source);
-  root.allowOnly(json, {"collective", "description", "ranks", "elements", "element_bytes", "programs"});
+  root.allowOnly(json, {"collective", "description", "ranks", "switches", "elements", "element_bytes", "programs"});
   CollectiveSpec spec;
   const std::string collective = root.at("collective").string(root.member(json, "collective"));
   const auto kind = parseCollectiveKind(collective);
   if (!kind) root.at("collective").fail("'" + collective + "' is not allreduce, reduce-scatter or all-gather");
   spec.kind = *kind;
   spec.ranks = static_cast<int>(root.at("ranks").integer(root.member(json, "ranks"), 1, kMaxRanks));
+  if (json.contains("switches"))
+    spec.switches = static_cast<int>(root.at("switches").integer(json["switches"], 0, kMaxRanks - spec.ranks));
   spec.elementBytes = json.contains("element_bytes")
                           ? static_cast<int>(root.at("element_bytes").integer(json["element_bytes"], 1, 1024))
                           : 4;
@@ -107,8 +110,9 @@ Schedule scheduleFromJson(const nlohmann::json& json, const std::string& source)
   const std::string description = json.contains("description") ? root.at("description").string(json["description"]) : source;
   const JsonReader programsReader = root.at("programs");
   const auto& programsJson = programsReader.array(root.member(json, "programs"));
-  if (programsJson.size() != static_cast<std::size_t>(spec.ranks))
-    programsReader.fail("has " + std::to_string(programsJson.size()) + " programs for " + std::to_string(spec.ranks) + " ranks");
+  if (programsJson.size() != static_cast<std::size_t>(spec.participants()))
+    programsReader.fail("has " + std::to_string(programsJson.size()) + " programs for " + std::to_string(spec.ranks) + " ranks" +
+                        (spec.switches > 0 ? " and " + std::to_string(spec.switches) + " switches" : ""));
   std::vector<Program> programs;
   for (std::size_t rank = 0; rank < programsJson.size(); ++rank)
     programs.push_back(readProgram(programsReader.at(rank), programsJson[rank], static_cast<Rank>(rank), spec));

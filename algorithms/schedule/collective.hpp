@@ -31,7 +31,14 @@ struct CollectiveSpec {
   int ranks = 1;
   Elements elements = 0;
   int elementBytes = 4;
+  // Participants beyond the ranks that reduce inside the network: an NVSwitch that sums what GPUs load
+  // through its multicast address and writes one store to every GPU (NCCL's NVLS). They run programs as
+  // ranks do (participants ranks .. ranks + switches - 1, one per node), but hold nothing at the start, owe
+  // nothing at the end, and reduce as data passes through them; only a platform that places them on a
+  // switch (topologies/platform_with_switches.hpp) can run them.
+  int switches = 0;
 
+  int participants() const { return ranks + switches; }
   double bytes() const { return static_cast<double>(elements) * elementBytes; }
   Range buffer() const { return {0, elements}; }
 };

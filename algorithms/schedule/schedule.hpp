@@ -28,6 +28,8 @@ class Schedule {
 
   const CollectiveSpec& spec() const { return spec_; }
   int ranks() const { return spec_.ranks; }
+  // The ranks and the switches that reduce between them (CollectiveSpec::switches): every program.
+  int participants() const { return spec_.participants(); }
   // "ddl 4x16x4", "hierarchical 4 ranks per node, inner ring"
   const std::string& description() const { return description_; }
   Program program(Rank rank) const { return factory_(rank); }
@@ -39,11 +41,12 @@ class Schedule {
   int translationPeriod() const { return translationPeriod_; }
   void claimTranslationPeriod(int period) { translationPeriod_ = period; }
 
-  // Every rank's program at once, for analyses that need them together (verification, the schedule walk).
+  // Every participant's program at once, for analyses that need them together (verification, the schedule
+  // walk).
   std::vector<Program> allPrograms() const {
     std::vector<Program> programs;
-    programs.reserve(static_cast<std::size_t>(ranks()));
-    for (Rank r = 0; r < ranks(); ++r) programs.push_back(program(r));
+    programs.reserve(static_cast<std::size_t>(participants()));
+    for (Rank r = 0; r < participants(); ++r) programs.push_back(program(r));
     return programs;
   }
 

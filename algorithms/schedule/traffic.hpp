@@ -17,7 +17,8 @@ struct RankTraffic {
 };
 
 RankTraffic trafficOf(const Program& program, int elementBytes);
-// Generates one rank's program at a time, so it works for schedules too large to hold whole.
+// Generates one rank's program at a time, so it works for schedules too large to hold whole. The ranks
+// only: a switch that reduces between them (CollectiveSpec::switches) is no rank's traffic.
 std::vector<RankTraffic> trafficPerRank(const Schedule& schedule);
 
 }  // namespace ddl

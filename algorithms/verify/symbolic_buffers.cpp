@@ -27,7 +27,8 @@ std::pair<std::size_t, std::size_t> SegmentPartition::segmentsOf(Range range) co
 SymbolicBuffers::SymbolicBuffers(const std::vector<Program>& programs, const CollectiveSpec& spec,
                                  const SegmentPartition& partition)
     : programs_(programs), spec_(spec), partition_(partition),
-      values_(static_cast<std::size_t>(spec.ranks) * partition.size(), ContributionSets::kNothing) {
+      values_(static_cast<std::size_t>(spec.participants()) * partition.size(), ContributionSets::kNothing) {
+  // Switches (ranks spec.ranks and on) start with nothing: all they hold comes from the ranks.
   for (Rank rank = 0; rank < spec.ranks; ++rank) {
     const Range initial = spec.kind == CollectiveKind::AllGather ? blockOf(spec.buffer(), spec.ranks, rank) : spec.buffer();
     std::ranges::fill(segmentsOf(rank, initial), sets_.single(rank));

@@ -47,7 +47,7 @@ std::optional<VerificationReport> checkWellFormed(const std::vector<Program>& pr
     for (StepIndex index = 0; index < program.size(); ++index) {
       const Step& step = program.step(index);
       std::string fault;
-      if (step.peer < 0 || step.peer >= spec.ranks || step.peer == rank) fault = "its peer is not another rank";
+      if (step.peer < 0 || step.peer >= spec.participants() || step.peer == rank) fault = "its peer is not another participant";
       if (step.range.offset < 0 || step.range.count < 0 || step.range.end() > spec.elements)
         fault = "its range is outside the buffer of " + std::to_string(spec.elements) + " elements";
       if (step.channel < 0) fault = "its channel is negative";
@@ -103,9 +103,9 @@ VerificationReport verify(const Schedule& schedule) {
     if (auto race = findRace(program)) return report(VerificationProblem::Race, program.rank(), race->later, race->message);
 
   const SegmentPartition partition(programs, spec);
-  if (partition.size() * static_cast<std::size_t>(spec.ranks) > kMaxSymbolicSegments)
+  if (partition.size() * static_cast<std::size_t>(spec.participants()) > kMaxSymbolicSegments)
     return report(VerificationProblem::TooLarge, -1, -1,
-                  std::to_string(spec.ranks) + " ranks x " + std::to_string(partition.size()) +
+                  std::to_string(spec.participants()) + " participants x " + std::to_string(partition.size()) +
                       " distinct buffer segments is more symbolic state than the verifier holds (" +
                       std::to_string(kMaxSymbolicSegments) + " segments in all)");
   SymbolicBuffers buffers(programs, spec, partition);

@@ -17,7 +17,7 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
 
   const double start = SimulatedPlatform::now();
   std::vector<double> end(programs.size(), start);
-  ActorOutcomes outcomes(schedule.ranks());
+  ActorOutcomes outcomes(schedule.participants());
   const int elementBytes = schedule.spec().elementBytes;
   for (const Program& program : programs) {
     sg4::Actor::create("rank" + std::to_string(program.rank()), simulated.host(program.rank()), [&, rank = program.rank()] {
@@ -30,7 +30,9 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
   }
   outcomes.check(simulated.run());
   for (double& at : end) at -= start;
-  return {*std::max_element(end.begin(), end.end()) / runs, schedule.spec().bytes(), std::move(end)};
+  const double slowest = *std::max_element(end.begin(), end.end());
+  end.resize(static_cast<std::size_t>(schedule.ranks()));  // the ranks' ends, not the switches'
+  return {slowest / runs, schedule.spec().bytes(), std::move(end)};
 }
 
 }  // namespace ddl

@@ -15,7 +15,7 @@ IterationSimulation SimGridEngine::iteration(const IterationPlan& plan, const It
   return simulateIteration(plan, buckets, platform, effects, timeline, group);
 }
 
-int SimGridEngine::ranksHeld(const Schedule& schedule, const PlatformDescription&) const { return schedule.ranks(); }
+int SimGridEngine::ranksHeld(const Schedule& schedule, const PlatformDescription&) const { return schedule.participants(); }
 
 int SimGridEngine::ranksHeld(const IterationPlan&, const IterationCollectives&, const PlatformDescription& platform,
                              const IterationEffects&, bool) const {

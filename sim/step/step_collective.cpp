@@ -53,15 +53,18 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
   ranks.start();
   stepPlatform.simulation().run();
   throwIfStuck(ranks.unfinished());
-  // Every rank ends when the rank that stands for it does.
-  std::vector<double> end(static_cast<std::size_t>(schedule.ranks()));
-  for (Rank r = 0; r < schedule.ranks(); ++r) end[static_cast<std::size_t>(r)] = ranks.end()[static_cast<std::size_t>(stepPlatform.representative(r))];
-  return {*std::max_element(end.begin(), end.end()) / runs, schedule.spec().bytes(), end};
+  // Every participant ends when the one that stands for it does; the ranks' ends are reported.
+  std::vector<double> end(static_cast<std::size_t>(schedule.participants()));
+  for (Rank r = 0; r < schedule.participants(); ++r)
+    end[static_cast<std::size_t>(r)] = ranks.end()[static_cast<std::size_t>(stepPlatform.representative(r))];
+  const double slowest = *std::max_element(end.begin(), end.end());
+  end.resize(static_cast<std::size_t>(schedule.ranks()));
+  return {slowest / runs, schedule.spec().bytes(), end};
 }
 
 int simulatedRanks(const Schedule& schedule, const PlatformDescription& platform) {
   const std::optional<RankSymmetry> symmetry = findRankSymmetry(schedule, platform);
-  return symmetry ? symmetry->period : schedule.ranks();
+  return symmetry ? symmetry->period : schedule.participants();
 }
 
 }  // namespace ddl::step

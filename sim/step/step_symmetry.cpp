@@ -146,7 +146,7 @@ std::optional<RankSymmetry> findRankSymmetry(std::span<const Schedule> schedules
   JobStreams streams;
   for (const Schedule& schedule : schedules) {
     const int period = schedule.translationPeriod();
-    if (period <= 0 || schedule.ranks() != ranks || ranks % period != 0) return std::nullopt;
+    if (period <= 0 || schedule.participants() != ranks || ranks % period != 0) return std::nullopt;
     claimed = std::lcm(claimed, period);
     streams.bySchedule.emplace_back();
     for (Rank r = 0; r < period; ++r) streams.bySchedule.back().push_back(streamsOf(schedule.program(r), ranks));
