@@ -130,11 +130,18 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
   std::vector<std::string_view> fields{"name"};
   for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
   reader.allowOnly(json, fields);
+  // An unknown name fails here, not mid-sweep, and so does one a training iteration cannot run.
+  const AlgorithmDefinition* definition = nullptr;
   try {
-    findAlgorithm(CollectiveKind::Allreduce, algorithm.name);  // an unknown name fails here, not mid-sweep
+    definition = &findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
   } catch (const InvalidArgument& error) {
     reader.at("name").fail(error.message() + ", or auto (chosen per bucket from tuning tables), or nccl (chosen per "
                                              "bucket as NCCL's tuning model would)");
+  }
+  try {
+    refuseSwitchReduction(*definition, "algorithm", ", which training iterations do not model yet");
+  } catch (const InvalidArgument& error) {
+    reader.at("name").fail(error.message());
   }
   for (const OptionDeclaration& declaration : algorithmOptionTable()) {
     const std::string key(declaration.key);

@@ -34,6 +34,9 @@ struct AlgorithmDefinition {
   unsigned options = kNoOptions;
   // Runs on any group from its size alone, so it may be the inner allreduce of hierarchical or torus-2d.
   bool composable = false;
+  // Reduces in one NVSwitch, a participant after the ranks (CollectiveSpec::switches): its schedules have
+  // one switch, and it runs only on one node whose topology names that switch.
+  bool reducesInSwitch = false;
 
   // Throws InvalidArgument naming the option if `options` do not fit `ranks` ranks.
   void (*validate)(int ranks, const AlgorithmOptions& options) = acceptsAnyRankCount;

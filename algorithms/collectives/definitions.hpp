@@ -8,6 +8,7 @@ namespace ddl {
 extern const AlgorithmDefinition kRingAllreduce;
 extern const AlgorithmDefinition kNcclRingAllreduce;
 extern const AlgorithmDefinition kNcclTreeAllreduce;
+extern const AlgorithmDefinition kNcclNvlsAllreduce;
 extern const AlgorithmDefinition kDdlAllreduce;
 extern const AlgorithmDefinition kHalvingDoublingAllreduce;
 extern const AlgorithmDefinition kRecursiveDoublingAllreduce;

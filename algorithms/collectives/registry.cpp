@@ -21,6 +21,7 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kHierarchicalAllreduce,
     &kNcclRingAllreduce,
     &kNcclTreeAllreduce,
+    &kNcclNvlsAllreduce,
     &kRingReduceScatter,
     &kRingAllGather,
     &kNcclRingReduceScatter,
@@ -34,6 +35,12 @@ void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const Algorit
     if (option.get(options) && !(algorithm.options & option.bit))
       throw InvalidArgument(std::string(option.name), std::string(algorithm.name) + " takes no " + std::string(option.name));
   algorithm.validate(ranks, options);
+}
+
+void refuseSwitchReduction(const AlgorithmDefinition& algorithm, const std::string& field, std::string_view where) {
+  if (!algorithm.reducesInSwitch) return;
+  throw InvalidArgument(field, std::string(algorithm.name) + " reduces in an NVSwitch with multicast (NVLS)" + std::string(where) +
+                                   "; ddlsim collective simulates it on one node");
 }
 
 void acceptsAnyRankCount(int, const AlgorithmOptions&) {}
@@ -76,7 +83,9 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
                                                                                    static_cast<double>(*options.chunkBytes))) +
                                              " steps per program; at most " + std::to_string(kMaxStepsPerProgram));
   const AlgorithmDefinition* definition = &algorithm;
-  Schedule schedule(spec, algorithm.description(options), [definition, spec, options](Rank rank) {
+  CollectiveSpec withSwitches = spec;
+  withSwitches.switches = algorithm.reducesInSwitch ? 1 : 0;
+  Schedule schedule(withSwitches, algorithm.description(options), [definition, spec, options](Rank rank) {
     ProgramBuilder builder(rank, spec.elements);
     definition->append(builder, Group::all(spec.ranks), spec.buffer(), options, spec.elementBytes);
     return std::move(builder).finish();
@@ -87,6 +96,8 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
 
 Schedule makeGroupedSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, int groupRanks, RankGroups groups,
                              const AlgorithmOptions& options) {
+  if (algorithm.reducesInSwitch)
+    throw InvalidArgument("algorithm", std::string(algorithm.name) + " reduces in one node's NVSwitch and cannot run as groups");
   if (groupRanks < 1 || spec.ranks % groupRanks != 0)
     throw InvalidArgument("ranks", "groups of " + std::to_string(groupRanks) + " do not divide " + std::to_string(spec.ranks) + " ranks");
   const bool within = groups == RankGroups::WithinGroups;

@@ -14,6 +14,11 @@ std::span<const AlgorithmDefinition* const> allAlgorithms();
 // The algorithm named `name` for `kind`; throws InvalidArgument("algorithm", ...) listing the known names.
 const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view name);
 
+// InvalidArgument(field, ...) where `algorithm` reduces in a switch (AlgorithmDefinition::reducesInSwitch) and
+// `where` (", which ddlrun's transports have no part for") cannot place one: only ddlsim collective and
+// schedule run such algorithms yet.
+void refuseSwitchReduction(const AlgorithmDefinition& algorithm, const std::string& field, std::string_view where);
+
 // InvalidArgument naming the option unless `algorithm` takes every option set in `options` and they fit
 // `ranks` ranks: what makeSchedule checks of the options.
 void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const AlgorithmOptions& options);

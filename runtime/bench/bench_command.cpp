@@ -93,6 +93,9 @@ void BenchCommand::check() {
     for (const char* option : {"--min-bytes", "--max-bytes", "--factor"})
       if (command_->count(option)) throw InvalidArgument(option, "cannot be combined with --schedule: the file gives the size");
     bench_.schedule = std::make_shared<const Schedule>(loadVerifiedSchedule(scheduleFile_, "--schedule"));
+    if (bench_.schedule->spec().switches > 0)
+      throw InvalidArgument("--schedule", scheduleFile_ + " reduces in a switch (its \"switches\"), which ddlrun's transports have "
+                                          "no part for; ddlsim collective --schedule simulates it");
     bench_.collective = bench_.schedule->spec().kind;
   } else if (algorithm_.tuned()) {
     bench_.collective = algorithm_.collective();
@@ -106,6 +109,7 @@ void BenchCommand::check() {
   } else {
     bench_.collective = algorithm_.collective();
     bench_.algorithm = &algorithm_.algorithm();
+    refuseSwitchReduction(*bench_.algorithm, "--algorithm", ", which ddlrun's transports have no part for");
     bench_.algorithmOptions = algorithm_.options();
   }
   const auto type = parseDataType(type_);

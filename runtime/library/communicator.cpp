@@ -139,6 +139,7 @@ void Communicator::setAlgorithm(CollectiveKind kind, const std::string& name, co
 
 CollectiveChoice Communicator::algorithmChoice(CollectiveKind kind, const std::string& name, const std::string& options) const {
   const AlgorithmDefinition& algorithm = findAlgorithm(kind, name);
+  refuseSwitchReduction(algorithm, "algorithm", ", which libddlscale's transports have no part for");
   AlgorithmOptions parsed;
   std::set<std::string> given;
   std::istringstream words(options);

@@ -47,6 +47,7 @@ std::vector<Row> rowsOf(const Topology& topology, const std::vector<MeasuredSwee
     const AlgorithmDefinition* algorithm = nullptr;
     try {
       algorithm = &findAlgorithm(kind, sweep.algorithmName);
+      refuseSwitchReduction(*algorithm, "algorithm", ", which ddlsim calibrate network does not fit yet");
     } catch (const InvalidArgument& error) {
       throw InvalidArgument(at + ".algorithm", std::string("cannot be simulated: ") + error.what());
     }

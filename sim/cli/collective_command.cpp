@@ -22,6 +22,7 @@
 #include "sim/engine/platform_under_protocol.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/simulation_memory.hpp"
+#include "topologies/platform_with_switches.hpp"
 
 namespace ddl {
 namespace {
@@ -58,6 +59,35 @@ double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage avera
     case RankAverage::Max: return timing.seconds;
   }
   return timing.seconds;
+}
+
+// A schedule that reduces in a switch (nccl-nvls) needs the node's multicast switch, and one node: its one
+// switch reaches only its own node's GPUs; and NCCL runs NVLS under Simple alone (src/graph/tuning.cc).
+// InvalidArgument naming the flag otherwise.
+void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::optional<Protocol> protocol) {
+  if (schedule.spec().switches == 0) return;
+  if (protocol && *protocol != Protocol::Simple)
+    throw InvalidArgument("--protocol", schedule.description() + " runs under NCCL's Simple protocol only, as NCCL runs NVLS, not " +
+                                            std::string(toString(*protocol)));
+  const std::string& name = cluster.topology().name;
+  if (cluster.topology().node.multicastSwitch.empty())
+    throw InvalidArgument("--algorithm", schedule.description() + " reduces in an NVSwitch with multicast (NVLS), and " + name +
+                                             "'s node names none (its topology file's node.multicast_switch)");
+  if (cluster.nodes() != schedule.spec().switches)
+    throw InvalidArgument("--gpus", schedule.description() + " runs on one node's NVSwitch: " + std::to_string(cluster.hosts()) +
+                                        " GPUs of " + name + " take " + std::to_string(cluster.nodes()) + " nodes of " +
+                                        std::to_string(cluster.topology().node.gpus) + " GPUs");
+}
+
+// Runs `schedule` on the cluster, under `protocol` where one is given, and with the nodes' switches where the
+// schedule reduces in them.
+CollectiveTiming simulateOn(const Engine& engine, const Schedule& schedule, const Cluster& cluster,
+                            std::optional<Protocol> protocol, int runs) {
+  std::optional<PlatformWithSwitches> withSwitches;
+  if (schedule.spec().switches > 0) withSwitches.emplace(cluster);
+  const PlatformDescription& platform = withSwitches ? static_cast<const PlatformDescription&>(*withSwitches) : cluster;
+  if (!protocol) return engine.collective(schedule, platform, runs);
+  return engine.collective(schedule, PlatformUnderProtocol(platform, *protocol), runs);
 }
 
 // The table's run (algorithms/io/nccl_tests_table.hpp): the sweep's parameters, what was simulated on which
@@ -178,7 +208,9 @@ int runCollective(CollectiveArguments& args) {
   // where a table or NCCL chooses at every size, whose choice may hold more steps than the largest's (a
   // ring at a small size, halving-doubling at the largest).
   for (std::size_t s = tuned || nccl ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
-    const Schedule schedule = plan(sizes[s]).schedule;
+    const Planned planned = plan(sizes[s]);
+    const Schedule& schedule = planned.schedule;
+    requireSwitchesFit(schedule, cluster, planned.protocol);
     requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
                             "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
                             engine.ranksHeld(schedule, cluster), engine.world());
@@ -204,14 +236,9 @@ int runCollective(CollectiveArguments& args) {
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
     const Planned planned = plan(bytes);
-    double seconds = 0;
-    if (planned.protocol) {
-      const PlatformUnderProtocol platform(cluster, *planned.protocol);
-      seconds = costsOf(*planned.protocol).baseLatencySeconds +
-                timeOverRanks(engine.collective(planned.schedule, platform, args.runs), args.runs, args.average());
-    } else {
-      seconds = timeOverRanks(engine.collective(planned.schedule, cluster, args.runs), args.runs, args.average());
-    }
+    const double baseLatency = planned.protocol ? costsOf(*planned.protocol).baseLatencySeconds : 0;
+    const double seconds =
+        baseLatency + timeOverRanks(simulateOn(engine, planned.schedule, cluster, planned.protocol, args.runs), args.runs, args.average());
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "", planned.chosen});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output

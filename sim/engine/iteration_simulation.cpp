@@ -22,6 +22,7 @@ IterationCollectives buildCollectives(const IterationPlan& plan, Parallelism par
   for (std::size_t k = 0; k < kinds.size(); ++k)
     for (std::size_t b = 0; b < buckets; ++b) {
       const AlgorithmChoice& choice = algorithms[k * buckets + b];
+      refuseSwitchReduction(*choice.algorithm, "algorithm", ", which training iterations do not model yet");
       const CollectiveSpec spec{kinds[k], gpus, collectiveElements(plan.buckets()[b].elements.count, parallelism, gpus),
                                 plan.workload().elementBytes};
       if (parallelism != Parallelism::Hybrid) {
