@@ -16,6 +16,8 @@
 // each part into chunks of N shards of up to NCCL_NVLS_CHUNKSIZE (128 KiB) each.
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,23 +28,26 @@
 namespace ddl {
 namespace {
 
-// NCCL's nvlsChunkSize: the shard one GPU reduces and stores per step (src/transport/nvls.cc,
-// NCCL_NVLS_CHUNKSIZE, 128 KiB by default).
-constexpr std::int64_t kDefaultShardBytes = 128 * 1024;
+std::int64_t shardBytesOf(const AlgorithmOptions& options) { return options.chunkBytes.value_or(kNcclNvlsDefaultShardBytes); }
 
-std::int64_t shardBytesOf(const AlgorithmOptions& options) { return options.chunkBytes.value_or(kDefaultShardBytes); }
-
-// Chunks of a part on `ranks` GPUs: enough that no shard exceeds the chunk size, at least one.
+// Chunks of a part on `ranks` GPUs: enough that no shard exceeds the chunk size, at least one. makeSchedule
+// has refused counts whose steps would not fit a program (registry.cpp), so the count fits an int.
 int chunkCount(Elements partElements, int ranks, int elementBytes, const AlgorithmOptions& options) {
   const double bytes = static_cast<double>(partElements) * elementBytes;
   const double chunk = static_cast<double>(shardBytesOf(options)) * ranks;
-  return std::max(1, static_cast<int>((bytes + chunk - 1) / chunk));
+  return std::max(1, static_cast<int>(std::ceil(bytes / chunk)));
 }
 
 void validate(int ranks, const AlgorithmOptions& options) {
   validateNcclChannels(ranks, options);
   if (options.chunkBytes && *options.chunkBytes < 1)
     throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
+  // Two IR channels per rank per NVLS channel, numbered as the Channel type can hold.
+  const std::int64_t irChannels = std::int64_t{2} * ranks * ncclChannelsOf(options);
+  if (irChannels > std::numeric_limits<Channel>::max() + std::int64_t{1})
+    throw InvalidArgument("channels", std::to_string(ncclChannelsOf(options)) + " channels on " + std::to_string(ranks) +
+                                          " ranks take " + std::to_string(irChannels) + " connections to the switch, more than the " +
+                                          std::to_string(std::numeric_limits<Channel>::max() + 1) + " a schedule numbers");
 }
 
 // The switch follows the group's ranks (makeSchedule makes it participant `ranks`).

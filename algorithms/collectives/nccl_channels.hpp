@@ -13,6 +13,10 @@
 namespace ddl {
 
 inline int ncclChannelsOf(const AlgorithmOptions& options) { return options.channels.value_or(1); }
+
+// NCCL's nvlsChunkSize: the shard one GPU loads, reduces and stores per step of NVLS (src/transport/nvls.cc,
+// NCCL_NVLS_CHUNKSIZE, 128 KiB by default): nccl-nvls's --chunk-bytes.
+inline constexpr std::int64_t kNcclNvlsDefaultShardBytes = 128 * 1024;
 inline int ncclRanksPerNodeOf(const AlgorithmOptions& options) { return static_cast<int>(options.ranksPerNode.value_or(1)); }
 
 // InvalidArgument naming ranks-per-node unless it divides `ranks` into whole nodes, or channels unless it is

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "algorithms/collectives/definitions.hpp"
+#include "algorithms/collectives/nccl_channels.hpp"
 #include "algorithms/collectives/option_table.hpp"
 #include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
@@ -73,14 +74,17 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
   checkOptions(algorithm, spec.ranks, options);
   // A rank's program has up to 6 steps per chunk (in a pipelined tree: receive from two children, send to
   // the parent, and back down), on every rank alike: refuse at once, on every rank, what ProgramBuilder would
-  // refuse only after building 2^24 steps, and on some ranks only.
-  constexpr double kStepsPerChunk = 8;
-  if (options.chunkBytes &&
-      kStepsPerChunk * spec.bytes() / static_cast<double>(*options.chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
-    throw InvalidArgument("chunk-bytes", std::to_string(*options.chunkBytes) + "-byte chunks of " +
+  // refuse only after building 2^24 steps, and on some ranks only. A switch takes 2p + 2 steps per shard
+  // (p receives and a send of its sum, a receive of the store and p sends of it), in shards of 128 KiB
+  // unless the options say.
+  const double stepsPerChunk = algorithm.reducesInSwitch ? 2.0 * spec.ranks + 2 : 8;
+  const std::optional<std::int64_t> chunkBytes =
+      options.chunkBytes ? options.chunkBytes : algorithm.reducesInSwitch ? std::optional<std::int64_t>(kNcclNvlsDefaultShardBytes) : std::nullopt;
+  if (chunkBytes && *chunkBytes > 0 && stepsPerChunk * spec.bytes() / static_cast<double>(*chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
+    throw InvalidArgument("chunk-bytes", std::to_string(*chunkBytes) + "-byte chunks of " +
                                              std::to_string(static_cast<long long>(spec.bytes())) + " bytes take up to " +
-                                             std::to_string(static_cast<long long>(kStepsPerChunk * spec.bytes() /
-                                                                                   static_cast<double>(*options.chunkBytes))) +
+                                             std::to_string(static_cast<long long>(stepsPerChunk * spec.bytes() /
+                                                                                   static_cast<double>(*chunkBytes))) +
                                              " steps per program; at most " + std::to_string(kMaxStepsPerProgram));
   const AlgorithmDefinition* definition = &algorithm;
   CollectiveSpec withSwitches = spec;

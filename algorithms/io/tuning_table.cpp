@@ -102,6 +102,8 @@ TuningTable tuningTableFromJson(const nlohmann::json& json, const std::string& s
     const std::string name = at.stringAt(candidates[c], "algorithm");
     try {
       candidate.choice.algorithm = &findAlgorithm(table.collective, name);
+      // Every consumer of a table (auto in scenarios, ddlrun, libddlscale) runs without a switch to place.
+      refuseSwitchReduction(*candidate.choice.algorithm, "algorithm", ", which no consumer of a tuning table can place");
     } catch (const InvalidArgument& error) {
       at.at("algorithm").fail(error.message());
     }

@@ -179,6 +179,8 @@ void Communicator::setSchedule(CollectiveKind kind, const std::string& path) {
   if (schedule->ranks() != size_)
     throw InvalidArgument("path", path + " is a schedule for " + std::to_string(schedule->ranks()) + " ranks, not " +
                                       std::to_string(size_));
+  if (schedule->spec().switches > 0)
+    throw InvalidArgument("path", path + " reduces in a switch (its \"switches\"), which libddlscale's transports have no part for");
   return {choices_.at(kind).fixed, nullptr, schedule};
   });
 }

@@ -61,22 +61,27 @@ double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage avera
   return timing.seconds;
 }
 
-// A schedule that reduces in a switch (nccl-nvls) needs the node's multicast switch, and one node: its one
-// switch reaches only its own node's GPUs; and NCCL runs NVLS under Simple alone (src/graph/tuning.cc).
-// InvalidArgument naming the flag otherwise.
-void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::optional<Protocol> protocol) {
+// A schedule that reduces in a switch (nccl-nvls, or a --schedule file with "switches") needs the node's
+// multicast switch, one node and one switch: a switch reaches only its own node's GPUs; and NCCL runs NVLS
+// under Simple alone (src/graph/tuning.cc). InvalidArgument naming the flag otherwise: `source` is the one
+// that chose the schedule (--algorithm, or --schedule for a file).
+void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::optional<Protocol> protocol, const std::string& source) {
   if (schedule.spec().switches == 0) return;
   if (protocol && *protocol != Protocol::Simple)
     throw InvalidArgument("--protocol", schedule.description() + " runs under NCCL's Simple protocol only, as NCCL runs NVLS, not " +
                                             std::string(toString(*protocol)));
   const std::string& name = cluster.topology().name;
   if (cluster.topology().node.multicastSwitch.empty())
-    throw InvalidArgument("--algorithm", schedule.description() + " reduces in an NVSwitch with multicast (NVLS), and " + name +
-                                             "'s node names none (its topology file's node.multicast_switch)");
-  if (cluster.nodes() != schedule.spec().switches)
-    throw InvalidArgument("--gpus", schedule.description() + " runs on one node's NVSwitch: " + std::to_string(cluster.hosts()) +
-                                        " GPUs of " + name + " take " + std::to_string(cluster.nodes()) + " nodes of " +
-                                        std::to_string(cluster.topology().node.gpus) + " GPUs");
+    throw InvalidArgument(source, schedule.description() + " reduces in an NVSwitch with multicast (NVLS), and " + name +
+                                      "'s node names none (its topology file's node.multicast_switch)");
+  if (schedule.spec().switches != 1)
+    throw InvalidArgument(source, schedule.description() + " has " + std::to_string(schedule.spec().switches) +
+                                      " switches; ddlsim simulates one, on one node");
+  if (cluster.nodes() != 1)
+    throw InvalidArgument(source == "--schedule" ? source : "--gpus",
+                          schedule.description() + " runs on one node's NVSwitch: " + std::to_string(cluster.hosts()) + " GPUs of " +
+                              name + " take " + std::to_string(cluster.nodes()) + " nodes of " +
+                              std::to_string(cluster.topology().node.gpus) + " GPUs");
 }
 
 // Runs `schedule` on the cluster, under `protocol` where one is given, and with the nodes' switches where the
@@ -181,7 +186,7 @@ int runCollective(CollectiveArguments& args) {
       throw InvalidArgument("--placement", "--algorithm nccl takes ranks packed onto their nodes, as NCCL's rings and trees "
                                            "number them");
     try {
-      ncclJob = ncclJobOf(cluster.topology(), args.gpus);
+      ncclJob = ncclJobOf(cluster.topology(), args.gpus, NvlsUse::WhereNcclRunsIt);
     } catch (const InvalidArgument& error) {
       throw InvalidArgument("--gpus", error.message());
     }
@@ -210,7 +215,7 @@ int runCollective(CollectiveArguments& args) {
   for (std::size_t s = tuned || nccl ? 0 : sizes.size() - 1; s < sizes.size(); ++s) {
     const Planned planned = plan(sizes[s]);
     const Schedule& schedule = planned.schedule;
-    requireSwitchesFit(schedule, cluster, planned.protocol);
+    requireSwitchesFit(schedule, cluster, planned.protocol, file ? "--schedule" : "--algorithm");
     requireSimulationMemory(schedule, netpointsOf(cluster), "--gpus",
                             "simulating " + schedule.description() + " on " + std::to_string(args.gpus) + " GPUs",
                             engine.ranksHeld(schedule, cluster), engine.world());

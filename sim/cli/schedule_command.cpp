@@ -108,6 +108,9 @@ CostModel costModel(const ScheduleArguments& args, const Loaded& loaded) {
   const int ranks = loaded.schedule.ranks();
   if (loaded.algorithm) return costModelFor(*loaded.algorithm, ranks, loaded.options, links, gamma);
   std::vector<int> levels{ranks};
+  // Levels are a grid of the ranks; a switch after them has no place in it.
+  if (args.given("--levels") && loaded.schedule.spec().switches > 0)
+    throw InvalidArgument("--levels", args.from + " reduces in a switch, which has no place in a grid of its ranks' link levels");
   if (args.given("--levels")) {
     try {
       levels = parseDims(args.levels);

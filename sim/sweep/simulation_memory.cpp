@@ -9,11 +9,16 @@
 namespace ddl {
 namespace {
 
+// The steps of `heldRanks` programs: the ranks' (the largest of three, for all of them), and where the engine
+// holds every participant, each switch's, which alone may hold as many steps as all its ranks together.
 double heldSteps(const Schedule& schedule, int heldRanks) {
   const int ranks = schedule.ranks();
   std::int64_t steps = 0;
   for (Rank rank : {0, ranks / 2, ranks - 1}) steps = std::max<std::int64_t>(steps, schedule.program(rank).size());
-  return static_cast<double>(steps) * heldRanks;
+  double held = static_cast<double>(steps) * std::min(heldRanks, ranks);
+  if (heldRanks > ranks)
+    for (Rank nvswitch = ranks; nvswitch < schedule.participants(); ++nvswitch) held += static_cast<double>(schedule.program(nvswitch).size());
+  return held;
 }
 
 // The most memory mappings one process may have (vm.max_map_count; Linux's default where unreadable).
@@ -32,8 +37,8 @@ int netpointsOf(const Cluster& cluster) {
 
 double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks, EngineWorld world) {
   const double programs = kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, heldRanks);
-  if (world == EngineWorld::StepEvents) return programs + kStepEngineBytesPerRank * schedule.ranks();
-  return programs + kSimulationBytesPerRank * schedule.ranks() + kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
+  if (world == EngineWorld::StepEvents) return programs + kStepEngineBytesPerRank * schedule.participants();
+  return programs + kSimulationBytesPerRank * schedule.participants() + kRoutingBytesPerNetpointPair * static_cast<double>(netpoints) * netpoints;
 }
 
 void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
@@ -43,9 +48,9 @@ void requireSimulationMemory(const Schedule& schedule, int netpoints, const std:
     requireMemory(bytes, field, what);
     return;
   }
-  requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.ranks());
+  requireMemory(bytes, field, what, bytes + kActorStackBytes * schedule.participants());
   // A margin for SimGrid's and the libraries' own mappings.
-  const long mappings = static_cast<long>(kMappingsPerActor) * schedule.ranks() + 1000;
+  const long mappings = static_cast<long>(kMappingsPerActor) * schedule.participants() + 1000;
   if (mappings > maxMapCount())
     throw InvalidArgument(field, what + " maps about " + std::to_string(mappings) + " memory areas (a stack and its guard per " +
                                      "rank), more than vm.max_map_count, " + std::to_string(maxMapCount()) +
@@ -53,7 +58,7 @@ void requireSimulationMemory(const Schedule& schedule, int netpoints, const std:
 }
 
 void requireScheduleMemory(const Schedule& schedule, const std::string& field, const std::string& what) {
-  requireMemory(kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, schedule.ranks()), field, what);
+  requireMemory(kSimulationBaseBytes + kSimulationBytesPerStep * heldSteps(schedule, schedule.participants()), field, what);
 }
 
 }  // namespace ddl

@@ -42,7 +42,7 @@ int netpointsOf(const Cluster& cluster);
 double estimatedSimulationBytes(const Schedule& schedule, int netpoints, int heldRanks,
                                 EngineWorld world = EngineWorld::SimGridActors);
 inline double estimatedSimulationBytes(const Schedule& schedule, int netpoints) {
-  return estimatedSimulationBytes(schedule, netpoints, schedule.ranks());
+  return estimatedSimulationBytes(schedule, netpoints, schedule.participants());
 }
 
 // InvalidArgument(field, "<what> needs about ...") if the simulation would not fit this machine's free
@@ -51,7 +51,7 @@ inline double estimatedSimulationBytes(const Schedule& schedule, int netpoints) 
 void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what,
                              int heldRanks, EngineWorld world = EngineWorld::SimGridActors);
 inline void requireSimulationMemory(const Schedule& schedule, int netpoints, const std::string& field, const std::string& what) {
-  requireSimulationMemory(schedule, netpoints, field, what, schedule.ranks());
+  requireSimulationMemory(schedule, netpoints, field, what, schedule.participants());
 }
 
 // The same for holding the schedule's programs only, without simulating them (ddlsim schedule).

@@ -90,6 +90,8 @@ TEST(TuningTable, RefusesRowsItsOwnTimesContradict) {
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][1]["parameters"]["dims"] = {3, 3}; }),
             "t.json: $.candidates[1].parameters");
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["algorithm"] = "rnig"; }), "t.json: $.candidates[0].algorithm");
+  // No consumer of a table (auto in a scenario, ddlrun, libddlscale) can place NVLS's switch.
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["algorithm"] = "nccl-nvls"; }), "t.json: $.candidates[0].algorithm");
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["parameters"]["dims"] = {2, 4}; }),
             "t.json: $.candidates[0].parameters");  // ring takes no dims
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][2] = j["candidates"][0]; }), "t.json: $.candidates[2].label");
