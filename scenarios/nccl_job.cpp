@@ -20,7 +20,7 @@ int computeCapabilityOf(const std::string& gpuModel) {
   return 0;
 }
 
-NcclJob ncclJobOf(const Topology& topology, int gpus) {
+NcclJob ncclJobOf(const Topology& topology, int gpus, NvlsUse nvls) {
   const Cluster cluster(topology, gpus, Placement::Packed);
   NcclJob job;
   job.ranks = gpus;
@@ -45,6 +45,12 @@ NcclJob ncclJobOf(const Topology& topology, int gpus) {
   if (job.nodes > 1)
     bandwidth = std::min(bandwidth, topology.network.nicBandwidthBps * (job.ranksPerNode() == 1 ? 1 : shape.nicsPerNode));
   job.ringBusBandwidthBps = bandwidth;
+  if (nvls == NvlsUse::WhereNcclRunsIt && job.nodes == 1 && job.computeCapability >= 90 && job.ranks >= 2 &&
+      !topology.node.multicastSwitch.empty()) {
+    job.nvls = true;
+    job.nvlinkBandwidthBps = std::numeric_limits<double>::infinity();
+    for (const RouteHop& hop : cluster.routeToSwitch(0)) job.nvlinkBandwidthBps = std::min(job.nvlinkBandwidthBps, cluster.link(hop.link).bandwidthBps);
+  }
   return job;
 }
 

@@ -37,6 +37,13 @@ constexpr int kLL128ThreadThreshold = 8;
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// NVLS (src/graph/search.cc and tuning.cc): the speeds NCCL's search tries within a Hopper node, fastest
+// first, in GB/s per channel; NVLS's latency on NVLink under Simple, us (hwLat, baseLat 0); and the ratio by
+// which its model turns NVLS's bus bandwidth into algorithm bandwidth.
+constexpr double kSm90IntraSpeeds[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr double kNvlsLatencyMicroseconds = 25;
+constexpr double kNvlsBusToAlgorithm = 5.0 / 6.0;
+
 // NCCL's index of LL, LL128 and Simple in its tables.
 int column(Protocol protocol) { return protocol == Protocol::LL ? 0 : protocol == Protocol::LL128 ? 1 : 2; }
 int generation(const NcclJob& job) { return job.computeCapability >= 90 ? 2 : job.computeCapability >= 80 ? 1 : 0; }
@@ -108,6 +115,19 @@ double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
   return (latency + bytes / (1000 * algBw)) * 1e-6;
 }
 
+double ncclNvlsModelSeconds(const NcclJob& job, Protocol protocol, double bytes, CollectiveKind kind) {
+  requireWholeNodes(job);
+  if (!job.nvls || job.nodes != 1 || job.ranks < 2 || protocol != Protocol::Simple || kind != CollectiveKind::Allreduce)
+    return kInfinity;
+  const double nvlink = job.nvlinkBandwidthBps / 1e9;
+  for (double speed : kSm90IntraSpeeds)
+    if ((job.ranks + 1) * speed <= nvlink && job.ranks * speed <= nvlink) {
+      const double algBw = job.ranks * speed * kNvlsBusToAlgorithm;
+      return (kNvlsLatencyMicroseconds + bytes / (1000 * algBw)) * 1e-6;
+    }
+  return kInfinity;  // no speed fits: NCCL's search finds no NVLS graph
+}
+
 int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes) {
   const int threads = protocol == Protocol::LL ? kLLThreads : protocol == Protocol::LL128 ? kLL128Threads : kSimpleThreads;
   // A ring under LL waits on every rank in turn, so it wants each channel's work the more, the more ranks.
@@ -127,19 +147,25 @@ NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std
   NcclChoice choice;
   choice.protocol = forced.value_or(Protocol::Simple);
   choice.modelSeconds = kInfinity;
-  for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree})
+  for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree, NcclAlgorithm::Nvls})
     for (Protocol protocol : allProtocols()) {
       if (forced && protocol != *forced) continue;
       // NCCL's tree is an allreduce; its reduce-scatter and all-gather run rings (or PAT, NVLS, CollNet).
       if (algorithm == NcclAlgorithm::Tree && kind != CollectiveKind::Allreduce) continue;
-      const double seconds = algorithm == NcclAlgorithm::Ring ? ncclRingModelSeconds(job, protocol, bytes, kind)
-                                                              : ncclTreeModelSeconds(job, protocol, bytes);
+      const double seconds = algorithm == NcclAlgorithm::Ring   ? ncclRingModelSeconds(job, protocol, bytes, kind)
+                             : algorithm == NcclAlgorithm::Tree ? ncclTreeModelSeconds(job, protocol, bytes)
+                                                                : ncclNvlsModelSeconds(job, protocol, bytes, kind);
       if (seconds < choice.modelSeconds) {
         choice.modelSeconds = seconds;
         choice.ncclAlgorithm = algorithm;
         choice.protocol = protocol;
       }
     }
+  if (choice.ncclAlgorithm == NcclAlgorithm::Nvls) {
+    choice.algorithm.algorithm = &findAlgorithm(kind, "nccl-nvls");
+    choice.algorithm.options.channels = kNcclNvlsChannels;
+    return choice;
+  }
   const bool tree = choice.ncclAlgorithm == NcclAlgorithm::Tree;
   choice.algorithm.algorithm = &findAlgorithm(kind, tree ? "nccl-tree" : "nccl-ring");
   choice.algorithm.options.channels = ncclChannelsFor(job, choice.ncclAlgorithm, choice.protocol, bytes);

@@ -33,6 +33,49 @@ NcclJob twoA100Nodes() {
   return job;
 }
 
+// One DGX H100 node of `ranks` GPUs where NCCL may run NVLS: NVLink credited 370.8 GB/s per GPU.
+NcclJob h100NodeWithNvls(int ranks) {
+  NcclJob job;
+  job.ranks = ranks;
+  job.nodes = 1;
+  job.intraNode = NcclHardware::NVLink;
+  job.computeCapability = 90;
+  job.channels = 16;
+  job.ringBusBandwidthBps = 370.8e9;
+  job.nvls = true;
+  job.nvlinkBandwidthBps = 370.8e9;
+  return job;
+}
+
+TEST(NcclTuningModel, NvlsTimeIsItsLatencyPlusBytesOverItsSearchedBandwidth) {
+  // 8 GPUs: (8 + 1) x 40 GB/s fits 370.8 where 9 x 50 does not, so 8 channels of 40, times 5/6: 266.7 GB/s.
+  EXPECT_NEAR(ncclNvlsModelSeconds(h100NodeWithNvls(8), Protocol::Simple, 1e9), (25 + 1e9 / (1000 * 8 * 40 * 5.0 / 6)) * 1e-6, 1e-12);
+  // 5 GPUs: 6 x 60 fits, 5 channels of 60.
+  EXPECT_NEAR(ncclNvlsModelSeconds(h100NodeWithNvls(5), Protocol::Simple, 1e9), (25 + 1e9 / (1000 * 5 * 60 * 5.0 / 6)) * 1e-6, 1e-12);
+  // Simple only, allreduce only, and only where the job has it.
+  EXPECT_TRUE(std::isinf(ncclNvlsModelSeconds(h100NodeWithNvls(8), Protocol::LL, 1e9)));
+  EXPECT_TRUE(std::isinf(ncclNvlsModelSeconds(h100NodeWithNvls(8), Protocol::Simple, 1e9, CollectiveKind::AllGather)));
+  NcclJob without = h100NodeWithNvls(8);
+  without.nvls = false;
+  EXPECT_TRUE(std::isinf(ncclNvlsModelSeconds(without, Protocol::Simple, 1e9)));
+}
+
+TEST(NcclTuningModel, ChoosesNvlsForLargeAllreducesFromFiveGpusOfOneH100Node) {
+  // At 4 GPUs NVLS's 4 x 60 x 5/6 = 200 GB/s loses to the ring's 370.8 x 4/6 = 247; from 5 up it wins, as
+  // NVIDIA/nccl#1455 measured NVLS at 5 to 8 GPUs only.
+  EXPECT_EQ(ncclChoice(h100NodeWithNvls(4), CollectiveKind::Allreduce, 4e9).ncclAlgorithm, NcclAlgorithm::Ring);
+  for (int ranks : {5, 6, 7, 8}) {
+    const NcclChoice choice = ncclChoice(h100NodeWithNvls(ranks), CollectiveKind::Allreduce, 4e9);
+    EXPECT_EQ(choice.ncclAlgorithm, NcclAlgorithm::Nvls) << ranks << " GPUs";
+    EXPECT_EQ(choice.algorithm.algorithm->name, "nccl-nvls");
+    EXPECT_EQ(choice.algorithm.options.channels, 16);
+    EXPECT_EQ(choice.protocol, Protocol::Simple);
+  }
+  // Small messages stay with the ring under LL, and a forced LL never runs NVLS.
+  EXPECT_EQ(ncclChoice(h100NodeWithNvls(8), CollectiveKind::Allreduce, 1024).ncclAlgorithm, NcclAlgorithm::Ring);
+  EXPECT_EQ(ncclChoice(h100NodeWithNvls(8), CollectiveKind::Allreduce, 4e9, Protocol::LL).ncclAlgorithm, NcclAlgorithm::Ring);
+}
+
 TEST(NcclTuningModel, RingTimeIsNcclsLatencyPlusBytesOverItsBandwidth) {
   // LL on one node: 6.6 us base + 14 NVLink hops of 0.6 us; half of 240 GB/s capped at Ampere's 87.7, as
   // algorithm bandwidth 87.7 x 8 / 14.

@@ -24,6 +24,16 @@ TEST(NcclJob, FourDgxH100NodesRingAtTheNvlinkRateUnderTheirEightNics) {
   EXPECT_DOUBLE_EQ(job.ringBusBandwidthBps, 370.8e9);
 }
 
+TEST(NcclJob, NvlsOnlyOnOneNodeWithAMulticastSwitchWhereTheCallerCanSimulateIt) {
+  const NcclJob one = ncclJobOf(shipped("dgx-h100-ndr"), 8, NvlsUse::WhereNcclRunsIt);
+  EXPECT_TRUE(one.nvls);
+  // The GPU's port (1.675 TB/s) and its NVLink to the switch as NCCL credits it: the narrower.
+  EXPECT_DOUBLE_EQ(one.nvlinkBandwidthBps, 370.8e9);
+  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 8).nvls) << "a training iteration or a runtime cannot place the switch";
+  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 16, NvlsUse::WhereNcclRunsIt).nvls) << "more nodes need CollNet";
+  EXPECT_FALSE(ncclJobOf(shipped("dgx-a100-hdr"), 8, NvlsUse::WhereNcclRunsIt).nvls) << "no multicast switch, and Ampere";
+}
+
 TEST(NcclJob, TwoDgxA100NodesAreHeldToTheirNvlinkAndOneNodeTooWithoutNics) {
   const NcclJob two = ncclJobOf(shipped("dgx-a100-hdr"), 16);
   EXPECT_EQ(two.computeCapability, 80);
