@@ -12,8 +12,8 @@
 // to GPU m, GPU m sends that back ("down"), and it sends it to every GPU. Each shard index has an up and a
 // down IR channel of its own within each NVLS channel, so that no load or store waits behind another's (the
 // switch serves all GPUs at once, and NCCL's kernel has warps of its own for the reduction and the
-// broadcast). The buffer is cut into C parts, one per channel, and
-// each part into chunks of N shards of up to NCCL_NVLS_CHUNKSIZE (128 KiB) each.
+// broadcast). The buffer is cut into C parts, one per channel, and each part into chunks of N shards of up
+// to NCCL_NVLS_CHUNKSIZE (128 KiB) each.
 
 #include <algorithm>
 #include <cmath>
