@@ -27,6 +27,7 @@ ALGORITHM_COLOURS = {
     "nccl-ring": "#76b900",           # lime
     "nccl-tree": "#3b5e00",           # dark olive
     "nccl-nvls": "#00a087",           # teal
+    "nccl-nvls-tree": "#005f73",      # dark teal
 }
 ALGORITHM_MARKERS = {
     "ring": "o",
@@ -40,6 +41,7 @@ ALGORITHM_MARKERS = {
     "nccl-ring": "D",
     "nccl-tree": "*",
     "nccl-nvls": "X",
+    "nccl-nvls-tree": "P",
 }
 # For names outside the table: tones apart from the table's, and from the greys and black below.
 FALLBACK_COLOURS = ("#393b79", "#637939", "#bcbd22", "#8c6d31", "#e7ba52", "#843c39", "#7b4173", "#b5cf6b")

@@ -45,11 +45,13 @@ NcclJob ncclJobOf(const Topology& topology, int gpus, NvlsUse nvls) {
   if (job.nodes > 1)
     bandwidth = std::min(bandwidth, topology.network.nicBandwidthBps * (job.ranksPerNode() == 1 ? 1 : shape.nicsPerNode));
   job.ringBusBandwidthBps = bandwidth;
-  if (nvls == NvlsUse::WhereNcclRunsIt && job.nodes == 1 && job.computeCapability >= 90 && job.ranks >= 2 &&
+  if (nvls == NvlsUse::WhereNcclRunsIt && job.computeCapability >= 90 && job.ranksPerNode() >= 2 &&
       !topology.node.multicastSwitch.empty()) {
     job.nvls = true;
     job.nvlinkBandwidthBps = std::numeric_limits<double>::infinity();
     for (const RouteHop& hop : cluster.routeToSwitch(0)) job.nvlinkBandwidthBps = std::min(job.nvlinkBandwidthBps, cluster.link(hop.link).bandwidthBps);
+    // Every GPU of a node heads its own shard (nccl-nvls-tree), sharing the node's NICs.
+    job.nvlsHeadNetworkBandwidthBps = topology.network.nicBandwidthBps * shape.nicsPerNode / job.ranksPerNode();
   }
   return job;
 }

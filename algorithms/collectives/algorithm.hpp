@@ -34,9 +34,10 @@ struct AlgorithmDefinition {
   unsigned options = kNoOptions;
   // Runs on any group from its size alone, so it may be the inner allreduce of hierarchical or torus-2d.
   bool composable = false;
-  // Reduces in one NVSwitch, a participant after the ranks (CollectiveSpec::switches): its schedules have
-  // one switch, and it runs only on one node whose topology names that switch.
-  bool reducesInSwitch = false;
+  // For an algorithm that reduces in NVSwitches, participants after the ranks (CollectiveSpec::switches), one
+  // per node whose topology names that switch: how many its schedule for `ranks` has (options validated).
+  // Null for every other algorithm.
+  int (*switches)(int ranks, const AlgorithmOptions& options) = nullptr;
 
   // Throws InvalidArgument naming the option if `options` do not fit `ranks` ranks.
   void (*validate)(int ranks, const AlgorithmOptions& options) = acceptsAnyRankCount;
@@ -59,6 +60,7 @@ struct AlgorithmDefinition {
   // Null: none at any size.
   int (*translationPeriod)(const CollectiveSpec& spec, const AlgorithmOptions& options) = nullptr;
 
+  bool reducesInSwitch() const { return switches != nullptr; }
   std::string description(const AlgorithmOptions& options) const {
     return describe ? describe(options) : std::string(name);
   }

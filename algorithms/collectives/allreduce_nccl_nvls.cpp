@@ -23,75 +23,21 @@
 
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/nccl_channels.hpp"
+#include "algorithms/collectives/nvls_shards.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
 namespace {
 
-std::int64_t shardBytesOf(const AlgorithmOptions& options) { return options.chunkBytes.value_or(kNcclNvlsDefaultShardBytes); }
-
-// Chunks of a part on `ranks` GPUs: enough that no shard exceeds the chunk size, at least one. makeSchedule
-// has refused counts whose steps would not fit a program (registry.cpp), so the count fits an int.
-int chunkCount(Elements partElements, int ranks, int elementBytes, const AlgorithmOptions& options) {
-  const double bytes = static_cast<double>(partElements) * elementBytes;
-  const double chunk = static_cast<double>(shardBytesOf(options)) * ranks;
-  return std::max(1, static_cast<int>(std::ceil(bytes / chunk)));
-}
-
 void validate(int ranks, const AlgorithmOptions& options) {
   validateNcclChannels(ranks, options);
-  if (options.chunkBytes && *options.chunkBytes < 1)
-    throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
-  // Two IR channels per rank per NVLS channel, numbered as the Channel type can hold.
-  const std::int64_t irChannels = std::int64_t{2} * ranks * ncclChannelsOf(options);
-  if (irChannels > std::numeric_limits<Channel>::max() + std::int64_t{1})
-    throw InvalidArgument("channels", std::to_string(ncclChannelsOf(options)) + " channels on " + std::to_string(ranks) +
-                                          " ranks take " + std::to_string(irChannels) + " connections to the switch, more than the " +
-                                          std::to_string(std::numeric_limits<Channel>::max() + 1) + " a schedule numbers");
+  validateNvlsShards(options, std::int64_t{2} * ranks);  // an up and a down IR channel per rank
 }
 
 // The switch follows the group's ranks (makeSchedule makes it participant `ranks`).
 Rank switchOf(const Group& group) { return group.rank(group.size); }
 
-// IR channels of NVLS channel c, one pair per shard index m: the switch serves every GPU's loads and stores at
-// once, so no shard's traffic waits in line behind another's, as it would on one channel (one thread, which
-// posts its steps in program order).
-struct ShardChannels {
-  int ranks;
-  int nvlsChannel;
-  Channel up(int m) const { return static_cast<Channel>(nvlsChannel * 2 * ranks + m); }
-  Channel down(int m) const { return static_cast<Channel>(nvlsChannel * 2 * ranks + ranks + m); }
-};
-
-void appendRank(ProgramBuilder& builder, const Group& group, Rank nvswitch, Range part, int chunks, ShardChannels channels) {
-  const int me = group.indexOf(builder.self());
-  for (int k = 0; k < chunks; ++k) {
-    const Range chunk = blockOf(part, chunks, k);
-    for (int m = 0; m < group.size; ++m)
-      if (const Range shard = blockOf(chunk, group.size, m); shard.count > 0) builder.send(nvswitch, shard, channels.up(m));
-    if (const Range mine = blockOf(chunk, group.size, me); mine.count > 0) {
-      builder.receiveCopy(nvswitch, mine, channels.up(me));   // multimem.ld_reduce: the sum of my shard
-      builder.send(nvswitch, mine, channels.down(me));        // multimem.st of it
-    }
-    for (int m = 0; m < group.size; ++m)
-      if (const Range shard = blockOf(chunk, group.size, m); shard.count > 0) builder.receiveCopy(nvswitch, shard, channels.down(m));
-  }
-}
-
-void appendSwitch(ProgramBuilder& builder, const Group& group, Range part, int chunks, ShardChannels channels) {
-  for (int k = 0; k < chunks; ++k) {
-    const Range chunk = blockOf(part, chunks, k);
-    for (int m = 0; m < group.size; ++m) {
-      const Range shard = blockOf(chunk, group.size, m);
-      if (shard.count == 0) continue;
-      builder.receiveCopy(group.rank(0), shard, channels.up(m));
-      for (int j = 1; j < group.size; ++j) builder.receiveReduce(group.rank(j), shard, channels.up(m));
-      builder.send(group.rank(m), shard, channels.up(m));
-      builder.receiveCopy(group.rank(m), shard, channels.down(m));
-      for (int j = 0; j < group.size; ++j) builder.send(group.rank(j), shard, channels.down(m));
-    }
-  }
-}
+NvlsShardChannels channelsOf(const Group& group, int nvlsChannel) { return {group.size, nvlsChannel * 2 * group.size}; }
 
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int elementBytes) {
   const Rank nvswitch = switchOf(group);
@@ -99,9 +45,15 @@ void append(ProgramBuilder& builder, const Group& group, Range range, const Algo
   if ((!isSwitch && !group.contains(builder.self())) || group.size < 2) return;
   for (int c = 0; c < ncclChannelsOf(options); ++c) {
     const Range part = blockOf(range, ncclChannelsOf(options), c);
-    const int chunks = chunkCount(part.count, group.size, elementBytes, options);
-    if (isSwitch) appendSwitch(builder, group, part, chunks, {group.size, c});
-    else appendRank(builder, group, nvswitch, part, chunks, {group.size, c});
+    const int chunks = nvlsChunkCount(part.count, group.size, elementBytes, options);
+    if (isSwitch) {
+      appendNvlsSwitch(builder, group, part, chunks, channelsOf(group, c));
+      continue;
+    }
+    for (int k = 0; k < chunks; ++k) {
+      appendNvlsLoads(builder, group, nvswitch, blockOf(part, chunks, k), channelsOf(group, c));
+      appendNvlsStores(builder, group, nvswitch, blockOf(part, chunks, k), channelsOf(group, c));
+    }
   }
 }
 
@@ -161,7 +113,7 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
   double end = 0;
   for (int c = 0; c < channels; ++c) {
     const Range part = blockOf(spec.buffer(), channels, c);
-    const int chunks = chunkCount(part.count, spec.ranks, spec.elementBytes, options);
+    const int chunks = nvlsChunkCount(part.count, spec.ranks, spec.elementBytes, options);
     for (int m = 0; m < spec.ranks; ++m) end = std::max(end, shardWalkSeconds(spec.ranks, m, part, chunks, model, spec.elementBytes));
   }
   return end;
@@ -170,7 +122,7 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
 std::string describe(const AlgorithmOptions& options) {
   const int channels = ncclChannelsOf(options);
   return "nccl-nvls " + std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") +
-         std::to_string(shardBytesOf(options)) + " B shards";
+         std::to_string(nvlsShardBytesOf(options)) + " B shards";
 }
 
 }  // namespace
@@ -181,7 +133,7 @@ const AlgorithmDefinition kNcclNvlsAllreduce{
     .summary = "NCCL's NVLS on one node: the NVSwitch sums each shard as GPUs load it through its multicast address, "
                "and writes each GPU's store of the sum to every GPU",
     .options = kChannels | kChunkBytes,
-    .reducesInSwitch = true,
+    .switches = [](int, const AlgorithmOptions&) { return 1; },
     .validate = validate,
     .describe = describe,
     .append = append,

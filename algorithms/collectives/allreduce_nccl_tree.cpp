@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/collectives/binary_tree.hpp"
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/nccl_channels.hpp"
 #include "common/invalid_argument.hpp"
@@ -50,12 +49,10 @@ TreeNode treeNodeOf(int member, int size, int perNode, int channel) {
     tree.parent = memberOf(node, link - 1);
     return tree;
   }
-  const int shift = channel % 2;
-  const BinaryTreeNode across = inOrderTreeNode(nodes, (node + shift) % nodes);
-  const auto nodeAt = [&](int position) { return (position - shift + nodes) % nodes; };
-  if (across.parent >= 0) tree.parent = memberOf(nodeAt(across.parent), 0);
+  const BinaryTreeNode across = ncclNodeTreeOf(nodes, node, channel);
+  if (across.parent >= 0) tree.parent = memberOf(across.parent, 0);
   for (int child : {across.left, across.right})
-    if (child >= 0) tree.children.push_back(memberOf(nodeAt(child), 0));
+    if (child >= 0) tree.children.push_back(memberOf(child, 0));
   return tree;
 }
 

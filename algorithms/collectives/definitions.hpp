@@ -9,6 +9,7 @@ extern const AlgorithmDefinition kRingAllreduce;
 extern const AlgorithmDefinition kNcclRingAllreduce;
 extern const AlgorithmDefinition kNcclTreeAllreduce;
 extern const AlgorithmDefinition kNcclNvlsAllreduce;
+extern const AlgorithmDefinition kNcclNvlsTreeAllreduce;
 extern const AlgorithmDefinition kDdlAllreduce;
 extern const AlgorithmDefinition kHalvingDoublingAllreduce;
 extern const AlgorithmDefinition kRecursiveDoublingAllreduce;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "algorithms/collectives/algorithm_options.hpp"
+#include "algorithms/collectives/binary_tree.hpp"
 #include "algorithms/collectives/ring_phases.hpp"
 #include "algorithms/schedule/collective.hpp"
 #include "common/invalid_argument.hpp"
@@ -14,9 +15,6 @@ namespace ddl {
 
 inline int ncclChannelsOf(const AlgorithmOptions& options) { return options.channels.value_or(1); }
 
-// NCCL's nvlsChunkSize: the shard one GPU loads, reduces and stores per step of NVLS (src/transport/nvls.cc,
-// NCCL_NVLS_CHUNKSIZE, 128 KiB by default): nccl-nvls's --chunk-bytes.
-inline constexpr std::int64_t kNcclNvlsDefaultShardBytes = 128 * 1024;
 inline int ncclRanksPerNodeOf(const AlgorithmOptions& options) { return static_cast<int>(options.ranksPerNode.value_or(1)); }
 
 // InvalidArgument naming ranks-per-node unless it divides `ranks` into whole nodes, or channels unless it is
@@ -43,6 +41,16 @@ inline std::string describeNcclChannels(std::string_view name, const AlgorithmOp
 inline RingOrder ncclChannelRing(const Group& group, const AlgorithmOptions& options, int channel) {
   const int perNode = ncclRanksPerNodeOf(options);
   return RingOrder{group, perNode, channel % perNode};
+}
+
+// Channel `channel`'s tree over `nodes` nodes, as node indices (-1 for none): the in-order tree of
+// double-binary-tree on even channels, the same shifted by one node on odd ones, so that a node that is inner
+// in one tree is mostly a leaf in the other (NCCL's double binary tree, as nccl-tree and nccl-nvls-tree use it).
+inline BinaryTreeNode ncclNodeTreeOf(int nodes, int node, int channel) {
+  const int shift = channel % 2;
+  const BinaryTreeNode across = inOrderTreeNode(nodes, (node + shift) % nodes);
+  const auto nodeAt = [&](int position) { return position < 0 ? -1 : (position - shift + nodes) % nodes; };
+  return {nodeAt(across.parent), nodeAt(across.left), nodeAt(across.right)};
 }
 
 // nccl-ring's all-gather and reduce-scatter: moving every rank by a node moves it a node's ranks along every

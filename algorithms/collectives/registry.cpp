@@ -4,6 +4,7 @@
 
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/collectives/nccl_channels.hpp"
+#include "algorithms/collectives/nvls_shards.hpp"
 #include "algorithms/collectives/option_table.hpp"
 #include "common/nearest_name.hpp"
 #include "common/invalid_argument.hpp"
@@ -23,6 +24,7 @@ const AlgorithmDefinition* const kAlgorithms[] = {
     &kNcclRingAllreduce,
     &kNcclTreeAllreduce,
     &kNcclNvlsAllreduce,
+    &kNcclNvlsTreeAllreduce,
     &kRingReduceScatter,
     &kRingAllGather,
     &kNcclRingReduceScatter,
@@ -39,9 +41,9 @@ void checkOptions(const AlgorithmDefinition& algorithm, int ranks, const Algorit
 }
 
 void refuseSwitchReduction(const AlgorithmDefinition& algorithm, const std::string& field, std::string_view where) {
-  if (!algorithm.reducesInSwitch) return;
+  if (!algorithm.reducesInSwitch()) return;
   throw InvalidArgument(field, std::string(algorithm.name) + " reduces in an NVSwitch with multicast (NVLS)" + std::string(where) +
-                                   "; ddlsim collective simulates it on one node");
+                                   "; ddlsim collective simulates it");
 }
 
 void acceptsAnyRankCount(int, const AlgorithmOptions&) {}
@@ -74,12 +76,13 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
   checkOptions(algorithm, spec.ranks, options);
   // A rank's program has up to 6 steps per chunk (in a pipelined tree: receive from two children, send to
   // the parent, and back down), on every rank alike: refuse at once, on every rank, what ProgramBuilder would
-  // refuse only after building 2^24 steps, and on some ranks only. A switch takes 2p + 2 steps per shard
-  // (p receives and a send of its sum, a receive of the store and p sends of it), in shards of 128 KiB
-  // unless the options say.
-  const double stepsPerChunk = algorithm.reducesInSwitch ? 2.0 * spec.ranks + 2 : 8;
+  // refuse only after building 2^24 steps, and on some ranks only. A switch of p GPUs takes 2p + 2 steps per
+  // shard of the buffer (p receives and a send of its sum, a receive of the store and p sends of it), more
+  // than any of its GPUs takes, in shards of 128 KiB unless the options say.
+  const int switches = algorithm.reducesInSwitch() ? algorithm.switches(spec.ranks, options) : 0;
+  const double stepsPerChunk = switches > 0 ? 2.0 * (spec.ranks / switches) + 2 : 8;
   const std::optional<std::int64_t> chunkBytes =
-      options.chunkBytes ? options.chunkBytes : algorithm.reducesInSwitch ? std::optional<std::int64_t>(kNcclNvlsDefaultShardBytes) : std::nullopt;
+      options.chunkBytes ? options.chunkBytes : switches > 0 ? std::optional<std::int64_t>(kNcclNvlsDefaultShardBytes) : std::nullopt;
   if (chunkBytes && *chunkBytes > 0 && stepsPerChunk * spec.bytes() / static_cast<double>(*chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
     throw InvalidArgument("chunk-bytes", std::to_string(*chunkBytes) + "-byte chunks of " +
                                              std::to_string(static_cast<long long>(spec.bytes())) + " bytes take up to " +
@@ -88,7 +91,7 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
                                              " steps per program; at most " + std::to_string(kMaxStepsPerProgram));
   const AlgorithmDefinition* definition = &algorithm;
   CollectiveSpec withSwitches = spec;
-  withSwitches.switches = algorithm.reducesInSwitch ? 1 : 0;
+  withSwitches.switches = switches;
   Schedule schedule(withSwitches, algorithm.description(options), [definition, spec, options](Rank rank) {
     ProgramBuilder builder(rank, spec.elements);
     definition->append(builder, Group::all(spec.ranks), spec.buffer(), options, spec.elementBytes);
@@ -100,8 +103,8 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
 
 Schedule makeGroupedSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec& spec, int groupRanks, RankGroups groups,
                              const AlgorithmOptions& options) {
-  if (algorithm.reducesInSwitch)
-    throw InvalidArgument("algorithm", std::string(algorithm.name) + " reduces in one node's NVSwitch and cannot run as groups");
+  if (algorithm.reducesInSwitch())
+    throw InvalidArgument("algorithm", std::string(algorithm.name) + " reduces in its nodes' NVSwitches and cannot run as groups");
   if (groupRanks < 1 || spec.ranks % groupRanks != 0)
     throw InvalidArgument("ranks", "groups of " + std::to_string(groupRanks) + " do not divide " + std::to_string(spec.ranks) + " ranks");
   const bool within = groups == RankGroups::WithinGroups;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "algorithms/collectives/registry.hpp"
@@ -41,7 +42,9 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // first, in GB/s per channel; NVLS's latency on NVLink under Simple, us (hwLat, baseLat 0); and the ratio by
 // which its model turns NVLS's bus bandwidth into algorithm bandwidth.
 constexpr double kSm90IntraSpeeds[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr double kSm90InterSpeeds[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 2.4, 1.2, 0.24, 0.12};
 constexpr double kNvlsLatencyMicroseconds = 25;
+constexpr double kNvlsTreeNetworkHopMicroseconds = 14;  // hwLat[NET][NVLSTree][Simple]
 constexpr double kNvlsBusToAlgorithm = 5.0 / 6.0;
 
 // NCCL's index of LL, LL128 and Simple in its tables.
@@ -128,6 +131,24 @@ double ncclNvlsModelSeconds(const NcclJob& job, Protocol protocol, double bytes,
   return kInfinity;  // no speed fits: NCCL's search finds no NVLS graph
 }
 
+double ncclNvlsTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes, CollectiveKind kind) {
+  requireWholeNodes(job);
+  if (!job.nvls || job.nodes < 2 || protocol != Protocol::Simple || kind != CollectiveKind::Allreduce) return kInfinity;
+  const double nvlink = job.nvlinkBandwidthBps / 1e9;
+  const double network = job.nvlsHeadNetworkBandwidthBps / 1e9;
+  const int perNode = job.ranksPerNode();
+  const double* const end = std::end(kSm90InterSpeeds);
+  const double* intra = std::find_if(std::begin(kSm90InterSpeeds), end,
+                                     [&](double speed) { return (perNode + 1) * speed <= nvlink && speed <= network; });
+  if (intra == end) return kInfinity;  // no speed fits: NCCL's search finds no NVLS graph
+  const double inter = *std::find_if(std::begin(kSm90InterSpeeds), intra + 1,
+                                     [&](double speed) { return speed <= network && speed < 2 * *intra; });
+  const double perChannel = std::min(*intra, job.nodes <= 2 ? inter : inter / 2);
+  const double algBw = perNode * perChannel * kNvlsBusToAlgorithm;
+  const double latency = kNvlsLatencyMicroseconds + 2 * log2Floor(job.nodes) * kNvlsTreeNetworkHopMicroseconds;
+  return (latency + bytes / (1000 * algBw)) * 1e-6;
+}
+
 int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes) {
   const int threads = protocol == Protocol::LL ? kLLThreads : protocol == Protocol::LL128 ? kLL128Threads : kSimpleThreads;
   // A ring under LL waits on every rank in turn, so it wants each channel's work the more, the more ranks.
@@ -147,14 +168,15 @@ NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std
   NcclChoice choice;
   choice.protocol = forced.value_or(Protocol::Simple);
   choice.modelSeconds = kInfinity;
-  for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree, NcclAlgorithm::Nvls})
+  for (NcclAlgorithm algorithm : {NcclAlgorithm::Ring, NcclAlgorithm::Tree, NcclAlgorithm::Nvls, NcclAlgorithm::NvlsTree})
     for (Protocol protocol : allProtocols()) {
       if (forced && protocol != *forced) continue;
       // NCCL's tree is an allreduce; its reduce-scatter and all-gather run rings (or PAT, NVLS, CollNet).
       if (algorithm == NcclAlgorithm::Tree && kind != CollectiveKind::Allreduce) continue;
       const double seconds = algorithm == NcclAlgorithm::Ring   ? ncclRingModelSeconds(job, protocol, bytes, kind)
                              : algorithm == NcclAlgorithm::Tree ? ncclTreeModelSeconds(job, protocol, bytes)
-                                                                : ncclNvlsModelSeconds(job, protocol, bytes, kind);
+                             : algorithm == NcclAlgorithm::Nvls ? ncclNvlsModelSeconds(job, protocol, bytes, kind)
+                                                                : ncclNvlsTreeModelSeconds(job, protocol, bytes, kind);
       if (seconds < choice.modelSeconds) {
         choice.modelSeconds = seconds;
         choice.ncclAlgorithm = algorithm;
@@ -164,6 +186,12 @@ NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std
   if (choice.ncclAlgorithm == NcclAlgorithm::Nvls) {
     choice.algorithm.algorithm = &findAlgorithm(kind, "nccl-nvls");
     choice.algorithm.options.channels = kNcclNvlsChannels;
+    return choice;
+  }
+  if (choice.ncclAlgorithm == NcclAlgorithm::NvlsTree) {
+    choice.algorithm.algorithm = &findAlgorithm(kind, "nccl-nvls-tree");
+    choice.algorithm.options.channels = kNcclNvlsChannels;
+    choice.algorithm.options.ranksPerNode = job.ranksPerNode();
     return choice;
   }
   const bool tree = choice.ncclAlgorithm == NcclAlgorithm::Tree;

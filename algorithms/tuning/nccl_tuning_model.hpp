@@ -3,8 +3,9 @@
 // src/graph/tuning.cc for each algorithm and protocol's latency and bandwidth, src/enqueue.cc for the
 // fastest and then for how many channels a size needs), over what ddlsim models of NCCL: its ring
 // (nccl-ring) and its tree (nccl-tree, allreduce only) over channels, each under Simple, LL or LL128, and
-// its NVLS allreduce on one node (nccl-nvls, Simple only) where the job says NCCL may run it. NCCL also weighs
-// NVLS-tree, CollNet, NVLS for reduce-scatter and all-gather, and PAT for them with one GPU per node, which
+// its NVLS allreduce on one node (nccl-nvls, Simple only) and NVLS-tree across nodes (nccl-nvls-tree) where the
+// job says NCCL may run them. NCCL also weighs CollNet, NVLS for reduce-scatter and all-gather, and PAT for them
+// with one GPU per node, which
 // ddlsim does not model yet: there its choice is the ring or tree NCCL would weigh beside them.
 //
 // The model's inputs are what NCCL learns of the system: ranks, nodes, whether a node's GPUs talk over
@@ -30,20 +31,22 @@ struct NcclJob {
   // What NCCL's rings over all channels carry under Simple, as nccl-tests' busbw: the narrower of a node's
   // GPU-to-GPU path and, across nodes, all its NICs together.
   double ringBusBandwidthBps = 0;
-  // Whether NCCL runs NVLS here and ddlsim can simulate it: one node (more need CollNet), an NVSwitch with
-  // multicast (the topology's multicast_switch), compute capability 9.0 or later, and a caller that can place
-  // the switch (ddlsim collective: not a training iteration or a runtime). Then what NCCL credits each GPU's
-  // NVLink to the switch with, per direction, which sizes its NVLS channels.
+  // Whether NCCL runs NVLS here (on one node) or NVLS-tree (across nodes) and ddlsim can simulate it: an
+  // NVSwitch with multicast (the topology's multicast_switch), compute capability 9.0 or later, and a caller
+  // that can place the switches (ddlsim collective: not a training iteration or a runtime). Then what NCCL
+  // credits each GPU's NVLink to the switch with, per direction, which sizes its NVLS channels, and across
+  // nodes the network each head GPU leaves its node through (its NICs), which sizes NVLS-tree's.
   bool nvls = false;
   double nvlinkBandwidthBps = 0;
+  double nvlsHeadNetworkBandwidthBps = 0;
 
   int ranksPerNode() const { return ranks / nodes; }
 };
 
-enum class NcclAlgorithm : std::uint8_t { Ring, Tree, Nvls };
+enum class NcclAlgorithm : std::uint8_t { Ring, Tree, Nvls, NvlsTree };
 
 struct NcclChoice {
-  AlgorithmChoice algorithm;  // nccl-ring, nccl-tree or nccl-nvls with the channels NCCL would use at this size
+  AlgorithmChoice algorithm;  // nccl-ring, nccl-tree, nccl-nvls or nccl-nvls-tree with the channels NCCL would use here
   NcclAlgorithm ncclAlgorithm = NcclAlgorithm::Ring;
   Protocol protocol = Protocol::Simple;
   double modelSeconds = 0;  // NCCL's own estimate of the time
@@ -65,6 +68,14 @@ double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
 // GPU's NVLink (the channel's own GPU counted twice: (ranks + 1) x speed), times 5/6. Infinite where the job
 // has no NVLS, for another collective or protocol, or on one rank.
 double ncclNvlsModelSeconds(const NcclJob& job, Protocol protocol, double bytes, CollectiveKind kind = CollectiveKind::Allreduce);
+// The same for NVLS-tree (an allreduce across nodes, under Simple only): NCCL's latency of 25 us within the node
+// and 14 us per network hop of the tree, twice over its depth; and its NVLS search's bandwidth across nodes:
+// one channel per head GPU (every GPU of a node), each at the fastest of Hopper's network speeds whose
+// traffic fits every GPU's NVLink ((ranks per node + 1) x speed) and the head's network, the network's speed
+// raised while the head's network carries it and it stays under twice that (search.cc's second pass); halved
+// beyond two nodes, where a tree's inner node carries its two children's traffic; times 5/6. Infinite where
+// the job has no NVLS, on one node, for another collective or protocol.
+double ncclNvlsTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes, CollectiveKind kind = CollectiveKind::Allreduce);
 // The channels NCCL's NVLS kernels run on (NCCL_NVLS_NCHANNELS, src/transport/nvls.cc): 16.
 constexpr int kNcclNvlsChannels = 16;
 // Whether NCCL enables LL128 on this job by default (Volta, Ampere and Hopper over NVLink); LL and Simple
@@ -74,7 +85,7 @@ bool ncclEnables(const NcclJob& job, Protocol protocol);
 // less than its threads' threshold of work (src/enqueue.cc).
 int ncclChannelsFor(const NcclJob& job, NcclAlgorithm algorithm, Protocol protocol, double bytes);
 
-// The fastest of ring, tree and NVLS (an allreduce's; the ring alone for the others) by NCCL's model, among
+// The fastest of ring, tree, NVLS and NVLS-tree (an allreduce's; the ring alone for the others) by NCCL's model, among
 // every protocol NCCL enables, or only `forced` (as NCCL_PROTO forces one). InvalidArgument("ranks", ...) for a
 // job whose nodes do not hold its ranks evenly.
 NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std::optional<Protocol> forced = std::nullopt);

@@ -113,7 +113,7 @@ std::vector<AlgorithmChoice> tuningCandidates(CollectiveKind kind, int ranks, co
   std::vector<AlgorithmChoice> candidates;
   for (const AlgorithmDefinition* algorithm : allAlgorithms()) {
     if (algorithm->collective != kind) continue;
-    if (algorithm->reducesInSwitch) continue;  // not yet among what tune simulates (refused below where named)
+    if (algorithm->reducesInSwitch()) continue;  // not yet among what tune simulates (refused below where named)
     if (!only.empty() && std::find(only.begin(), only.end(), algorithm->name) == only.end()) continue;
     for (AlgorithmOptions& options : optionsToTry(*algorithm, ranks, cluster))
       if (fits(*algorithm, ranks, options)) candidates.push_back({algorithm, std::move(options)});

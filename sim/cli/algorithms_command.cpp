@@ -36,7 +36,7 @@ nlohmann::json registryJson() {
                           {"summary", algorithm->summary},
                           {"composable", algorithm->composable},
                           // Runs on a switch that reduces (NVLS): not in scenarios, ddlrun or tune yet.
-                          {"reduces_in_switch", algorithm->reducesInSwitch},
+                          {"reduces_in_switch", algorithm->reducesInSwitch()},
                           {"options", std::move(options)}});
   }
   nlohmann::json options = nlohmann::json::array();

@@ -61,12 +61,13 @@ double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage avera
   return timing.seconds;
 }
 
-// A schedule that reduces in a switch (nccl-nvls, or a --schedule file with "switches") needs the node's
-// multicast switch, one node and one switch: a switch reaches only its own node's GPUs; and NCCL runs NVLS
-// under Simple alone (src/graph/tuning.cc). InvalidArgument naming the flag otherwise: `source` is the one
-// that chose the schedule (--algorithm, or --schedule for a file).
+// A schedule that reduces in switches (nccl-nvls, nccl-nvls-tree, or a --schedule file with "switches") needs
+// the nodes' multicast switch, and one switch per node whose GPUs are the ranks it serves, in order: switch n
+// reaches only its own node's GPUs. NCCL runs NVLS under Simple alone (src/graph/tuning.cc). InvalidArgument
+// naming the flag otherwise: `source` is the one that chose the schedule (--algorithm, or --schedule for a file).
 void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::optional<Protocol> protocol, const std::string& source) {
-  if (schedule.spec().switches == 0) return;
+  const int switches = schedule.spec().switches;
+  if (switches == 0) return;
   if (protocol && *protocol != Protocol::Simple)
     throw InvalidArgument("--protocol", schedule.description() + " runs under NCCL's Simple protocol only, as NCCL runs NVLS, not " +
                                             std::string(toString(*protocol)));
@@ -74,14 +75,19 @@ void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::o
   if (cluster.topology().node.multicastSwitch.empty())
     throw InvalidArgument(source, schedule.description() + " reduces in an NVSwitch with multicast (NVLS), and " + name +
                                       "'s node names none (its topology file's node.multicast_switch)");
-  if (schedule.spec().switches != 1)
-    throw InvalidArgument(source, schedule.description() + " has " + std::to_string(schedule.spec().switches) +
-                                      " switches; ddlsim simulates one, on one node");
-  if (cluster.nodes() != 1)
-    throw InvalidArgument(source == "--schedule" ? source : "--gpus",
-                          schedule.description() + " runs on one node's NVSwitch: " + std::to_string(cluster.hosts()) + " GPUs of " +
-                              name + " take " + std::to_string(cluster.nodes()) + " nodes of " +
-                              std::to_string(cluster.topology().node.gpus) + " GPUs");
+  const std::string placed = std::to_string(cluster.hosts()) + " GPUs of " + name + " take " + std::to_string(cluster.nodes()) +
+                             " nodes of " + std::to_string(cluster.topology().node.gpus) + " GPUs";
+  if (switches != cluster.nodes())
+    throw InvalidArgument(source == "--schedule" ? source : switches == 1 ? "--gpus" : "--ranks-per-node",
+                          schedule.description() + (switches == 1 ? std::string(" runs on one node's NVSwitch") :
+                                                     " has " + std::to_string(switches) + " switches, one per node of its ranks") +
+                              ", but " + placed);
+  const int perSwitch = schedule.ranks() / switches;
+  for (Rank rank = 0; rank < schedule.ranks(); ++rank)
+    if (cluster.locate(rank).node != rank / perSwitch)
+      throw InvalidArgument(source == "--schedule" ? source : "--ranks-per-node",
+                            schedule.description() + " serves ranks " + std::to_string(perSwitch) + " to a switch, but " + placed +
+                                ": rank " + std::to_string(rank) + " sits on node " + std::to_string(cluster.locate(rank).node));
 }
 
 // Runs `schedule` on the cluster, under `protocol` where one is given, and with the nodes' switches where the

@@ -10,14 +10,15 @@ namespace ddl {
 namespace {
 
 // The steps of `heldRanks` programs: the ranks' (the largest of three, for all of them), and where the engine
-// holds every participant, each switch's, which alone may hold as many steps as all its ranks together.
+// holds every participant, the switches', each of which alone may hold as many steps as its ranks together.
+// Every switch serves a node of as many ranks over the whole buffer, so the first one's counts for each.
 double heldSteps(const Schedule& schedule, int heldRanks) {
   const int ranks = schedule.ranks();
   std::int64_t steps = 0;
   for (Rank rank : {0, ranks / 2, ranks - 1}) steps = std::max<std::int64_t>(steps, schedule.program(rank).size());
   double held = static_cast<double>(steps) * std::min(heldRanks, ranks);
-  if (heldRanks > ranks)
-    for (Rank nvswitch = ranks; nvswitch < schedule.participants(); ++nvswitch) held += static_cast<double>(schedule.program(nvswitch).size());
+  if (heldRanks > ranks && schedule.spec().switches > 0)
+    held += static_cast<double>(schedule.program(ranks).size()) * schedule.spec().switches;
   return held;
 }
 

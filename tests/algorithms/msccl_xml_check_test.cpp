@@ -41,7 +41,7 @@ TEST(MscclXmlCheck, AcceptsTheExportOfEveryAllreduce) {
   for (const AlgorithmDefinition* algorithm : allAlgorithms()) {
     // NVLS reduces in a switch, which MSCCL's XML has no participant for: its export is refused
     // (NcclNvls.HasNoMscclForm).
-    if (algorithm->collective != CollectiveKind::Allreduce || algorithm->reducesInSwitch) continue;
+    if (algorithm->collective != CollectiveKind::Allreduce || algorithm->reducesInSwitch()) continue;
     for (int ranks : {1, 2, 3, 4, 5, 6, 8, 12}) {
       const AlgorithmOptions options = busiestOptions(*algorithm, ranks);
       try {

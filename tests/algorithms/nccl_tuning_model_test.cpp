@@ -47,6 +47,37 @@ NcclJob h100NodeWithNvls(int ranks) {
   return job;
 }
 
+// `nodes` DGX H100 nodes where NCCL may run NVLS-tree: each GPU heads its shard over a 50 GB/s NIC.
+NcclJob h100NodesWithNvls(int nodes) {
+  NcclJob job = h100NodeWithNvls(8 * nodes);
+  job.nodes = nodes;
+  job.nvlsHeadNetworkBandwidthBps = 50e9;
+  return job;
+}
+
+TEST(NcclTuningModel, NvlsTreeTimeIsItsLatencyPlusBytesOverItsSearchedBandwidth) {
+  // NVLink: 9 x 40 <= 370.8 (42 would need 378); the network's speed is raised to 48 (<= 50, < 2 x 40);
+  // two nodes take the narrower, 40 per head GPU; more nodes halve the network's, 24. Latency: 25 us in the
+  // node, 14 us per network hop, twice the tree's depth.
+  EXPECT_NEAR(ncclNvlsTreeModelSeconds(h100NodesWithNvls(2), Protocol::Simple, 1e9), (25 + 2 * 14 + 1e9 / (1000 * 8 * 40 * 5.0 / 6)) * 1e-6,
+              1e-12);
+  EXPECT_NEAR(ncclNvlsTreeModelSeconds(h100NodesWithNvls(4), Protocol::Simple, 1e9), (25 + 4 * 14 + 1e9 / (1000 * 8 * 24 * 5.0 / 6)) * 1e-6,
+              1e-12);
+  EXPECT_TRUE(std::isinf(ncclNvlsTreeModelSeconds(h100NodeWithNvls(8), Protocol::Simple, 1e9))) << "one node runs NVLS";
+  EXPECT_TRUE(std::isinf(ncclNvlsTreeModelSeconds(h100NodesWithNvls(2), Protocol::LL128, 1e9)));
+  EXPECT_TRUE(std::isinf(ncclNvlsModelSeconds(h100NodesWithNvls(2), Protocol::Simple, 1e9))) << "NVLS across nodes needs CollNet";
+}
+
+TEST(NcclTuningModel, ChoosesNvlsTreeOnTwoDgxH100NodesAndTheRingOnFour) {
+  // As nccl-tests#309 measured: 470 GB/s on 16 GPUs (above the NICs' limit), 365.8 on 32 (the ring's).
+  const NcclChoice two = ncclChoice(h100NodesWithNvls(2), CollectiveKind::Allreduce, 4294967296.0);
+  EXPECT_EQ(two.ncclAlgorithm, NcclAlgorithm::NvlsTree);
+  EXPECT_EQ(two.algorithm.label(), "nccl-nvls-tree 16 channels, 8 per node, 131072 B shards");
+  EXPECT_EQ(ncclChoice(h100NodesWithNvls(4), CollectiveKind::Allreduce, 4294967296.0).ncclAlgorithm, NcclAlgorithm::Ring);
+  // Small messages pay NVLS-tree's 53 us of latency: NCCL's tree or ring takes them.
+  EXPECT_NE(ncclChoice(h100NodesWithNvls(2), CollectiveKind::Allreduce, 1024).ncclAlgorithm, NcclAlgorithm::NvlsTree);
+}
+
 TEST(NcclTuningModel, NvlsTimeIsItsLatencyPlusBytesOverItsSearchedBandwidth) {
   // 8 GPUs: (8 + 1) x 40 GB/s fits 370.8 where 9 x 50 does not, so 8 channels of 40, times 5/6: 266.7 GB/s.
   EXPECT_NEAR(ncclNvlsModelSeconds(h100NodeWithNvls(8), Protocol::Simple, 1e9), (25 + 1e9 / (1000 * 8 * 40 * 5.0 / 6)) * 1e-6, 1e-12);

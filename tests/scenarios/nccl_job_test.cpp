@@ -24,13 +24,17 @@ TEST(NcclJob, FourDgxH100NodesRingAtTheNvlinkRateUnderTheirEightNics) {
   EXPECT_DOUBLE_EQ(job.ringBusBandwidthBps, 370.8e9);
 }
 
-TEST(NcclJob, NvlsOnlyOnOneNodeWithAMulticastSwitchWhereTheCallerCanSimulateIt) {
+TEST(NcclJob, NvlsOnlyWithAMulticastSwitchWhereTheCallerCanSimulateIt) {
   const NcclJob one = ncclJobOf(shipped("dgx-h100-ndr"), 8, NvlsUse::WhereNcclRunsIt);
   EXPECT_TRUE(one.nvls);
   // The GPU's port (1.675 TB/s) and its NVLink to the switch as NCCL credits it: the narrower.
   EXPECT_DOUBLE_EQ(one.nvlinkBandwidthBps, 370.8e9);
   EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 8).nvls) << "a training iteration or a runtime cannot place the switch";
-  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 16, NvlsUse::WhereNcclRunsIt).nvls) << "more nodes need CollNet";
+  // Across nodes NVLS runs as NVLS-tree, each GPU heading its own shard over its own NIC.
+  const NcclJob two = ncclJobOf(shipped("dgx-h100-ndr"), 16, NvlsUse::WhereNcclRunsIt);
+  EXPECT_TRUE(two.nvls);
+  EXPECT_DOUBLE_EQ(two.nvlsHeadNetworkBandwidthBps, 50e9);
+  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 1, NvlsUse::WhereNcclRunsIt).nvls) << "one GPU has nothing to reduce with";
   EXPECT_FALSE(ncclJobOf(shipped("dgx-a100-hdr"), 8, NvlsUse::WhereNcclRunsIt).nvls) << "no multicast switch, and Ampere";
 }
 

@@ -35,7 +35,7 @@ TEST_F(DdlsimTune, WritesTheBestPerSizeAndAutoRunsIt) {
   for (const nlohmann::json& candidate : tuned["candidates"]) algorithms.insert(candidate["algorithm"].get<std::string>());
   std::size_t allreduces = 0;
   for (const AlgorithmDefinition* algorithm : allAlgorithms())
-    allreduces += algorithm->collective == CollectiveKind::Allreduce && !algorithm->reducesInSwitch;
+    allreduces += algorithm->collective == CollectiveKind::Allreduce && !algorithm->reducesInSwitch();
   EXPECT_EQ(algorithms.size(), allreduces) << "every allreduce algorithm that runs without a switch's help is ranked";
 
   // auto at the table's own sizes runs each row's best, to the same time: the slowest rank's (-a 3), by which

@@ -95,5 +95,32 @@ TEST(NcclNvlsSimulation, BusBandwidthIsTheLinksTimesTwoNMinusOneOverNPlusOne) {
   EXPECT_GT(nvls, 1.2 * ring) << "NVLS on 8 GPUs moves 9/8 of the buffer each way where the ring moves 7/4";
 }
 
+// nccl-nvls-tree on two DGX H100 nodes: one switch per node, each reaching its own node's GPUs.
+TEST(NcclNvlsSimulation, NvlsTreeEnginesAgreeAcrossTwoNodes) {
+  const Cluster cluster(shipped("dgx-h100-ndr"), 16, Placement::Packed);
+  const PlatformWithSwitches platform(cluster);
+  EXPECT_EQ(platform.hosts(), 18);
+  EXPECT_EQ(platform.hostName(17), "n1-nvswitch");
+  // 2 channels x 2 chunks x 8 shards of 128 KiB.
+  const Schedule schedule = allreduce("nccl-nvls-tree", 16, Elements{2} * 2 * 8 * 32768, {.ranksPerNode = 8, .channels = 2});
+  const double simgrid = simulateCollective(schedule, platform, 1).seconds;
+  const double step = step::simulateCollective(schedule, platform, 1, step::RankSymmetryUse::Exploit).seconds;
+  EXPECT_LT(std::abs(step - simgrid) / simgrid, 1e-2);
+}
+
+TEST(NcclNvlsSimulation, NvlsTreeOnTwoNodesExceedsWhatTheNicsCarry) {
+  // Each NIC carries its GPU's shard once each way, so NVLink bounds NVLS-tree on two nodes, as it bounds
+  // NVLS on one (8/9 of 5/6 of 370.8 GB/s per GPU as algbw); the ring stays under the 8 NICs' 400 GB/s.
+  const Cluster cluster(shipped("dgx-h100-ndr"), 16, Placement::Packed);
+  const PlatformWithSwitches platform(cluster);
+  const Elements elements = Elements{1} << 28;  // 1 GiB
+  const CollectiveTiming tree = step::simulateCollective(allreduce("nccl-nvls-tree", 16, elements, {.ranksPerNode = 8, .channels = 16}),
+                                                         platform, 1, step::RankSymmetryUse::Exploit);
+  const double nvlinkBound = 370.8e9 * 5 / 6 * 8 / 9;
+  EXPECT_LT(tree.algbwBps(), nvlinkBound * 1.0001);
+  EXPECT_GT(tree.algbwBps(), nvlinkBound * 0.9);
+  EXPECT_GT(busbw(tree, 16), 400e9);
+}
+
 }  // namespace
 }  // namespace ddl::testing
