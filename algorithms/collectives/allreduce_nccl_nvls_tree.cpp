@@ -49,6 +49,12 @@ TreeChannels channelsOf(int perNode, int nvlsChannel, int chunk = 0) {
   return {{perNode, nvlsChannel * irChannelsPerChannel(perNode)}, chunk % kStepsInFlight};
 }
 
+// The options with NCCL's shard where none is given: 128 KiB, 64 KiB from 4 nodes.
+AlgorithmOptions withNcclShard(int nodes, AlgorithmOptions options) {
+  if (!options.chunkBytes) options.chunkBytes = nodes >= 4 ? kNcclNvlsTreeManyNodesShardBytes : kNcclNvlsDefaultShardBytes;
+  return options;
+}
+
 void validate(int ranks, const AlgorithmOptions& options) {
   validateNcclChannels(ranks, options);
   if (nodesOf(ranks, options) < 2)
@@ -72,9 +78,10 @@ void appendTreeHop(ProgramBuilder& builder, const Group& group, Range mine, int 
     if (child >= 0) builder.send(headOf(child), mine, channels.down());
 }
 
-void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int elementBytes) {
-  const int perNode = ncclRanksPerNodeOf(options);
-  const int nodes = nodesOf(group.size, options);
+void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& given, int elementBytes) {
+  const int perNode = ncclRanksPerNodeOf(given);
+  const int nodes = nodesOf(group.size, given);
+  const AlgorithmOptions options = withNcclShard(nodes, given);
   const Rank self = builder.self();
   const bool isSwitch = self >= group.rank(group.size) && self < group.rank(group.size) + nodes;
   if (!isSwitch && !group.contains(self)) return;
@@ -112,7 +119,8 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
 }
 
 std::string describe(const AlgorithmOptions& options) {
-  return describeNcclChannels("nccl-nvls-tree", options) + ", " + std::to_string(nvlsShardBytesOf(options)) + " B shards";
+  return describeNcclChannels("nccl-nvls-tree", options) + ", " +
+         (options.chunkBytes ? std::to_string(*options.chunkBytes) + " B shards" : "NCCL's shards (128 KiB, 64 KiB from 4 nodes)");
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ namespace ddl {
 // NCCL_NVLS_CHUNKSIZE, 128 KiB by default): the NVLS algorithms' --chunk-bytes.
 inline constexpr std::int64_t kNcclNvlsDefaultShardBytes = 128 * 1024;
 
+// NVLS-tree's from 4 nodes (src/enqueue.cc calcCollChunking: NCCL_NVLSTREE_MAX_CHUNKSIZE, by default 64 KiB
+// where nNodes >= 4): the smallest shard either NVLS algorithm takes by default.
+inline constexpr std::int64_t kNcclNvlsTreeManyNodesShardBytes = 64 * 1024;
+
 inline std::int64_t nvlsShardBytesOf(const AlgorithmOptions& options) { return options.chunkBytes.value_or(kNcclNvlsDefaultShardBytes); }
 
 // Chunks of a part cut into `shards` shards each: enough that no shard exceeds the shard size, at least one.

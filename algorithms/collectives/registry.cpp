@@ -78,11 +78,11 @@ Schedule makeSchedule(const AlgorithmDefinition& algorithm, const CollectiveSpec
   // the parent, and back down), on every rank alike: refuse at once, on every rank, what ProgramBuilder would
   // refuse only after building 2^24 steps, and on some ranks only. A switch of p GPUs takes 2p + 2 steps per
   // shard of the buffer (p receives and a send of its sum, a receive of the store and p sends of it), more
-  // than any of its GPUs takes, in shards of 128 KiB unless the options say.
+  // than any of its GPUs takes, in shards of at least 64 KiB unless the options say (nvls_shards.hpp).
   const int switches = algorithm.reducesInSwitch() ? algorithm.switches(spec.ranks, options) : 0;
   const double stepsPerChunk = switches > 0 ? 2.0 * (spec.ranks / switches) + 2 : 8;
   const std::optional<std::int64_t> chunkBytes =
-      options.chunkBytes ? options.chunkBytes : switches > 0 ? std::optional<std::int64_t>(kNcclNvlsDefaultShardBytes) : std::nullopt;
+      options.chunkBytes ? options.chunkBytes : switches > 0 ? std::optional<std::int64_t>(kNcclNvlsTreeManyNodesShardBytes) : std::nullopt;
   if (chunkBytes && *chunkBytes > 0 && stepsPerChunk * spec.bytes() / static_cast<double>(*chunkBytes) > static_cast<double>(kMaxStepsPerProgram))
     throw InvalidArgument("chunk-bytes", std::to_string(*chunkBytes) + "-byte chunks of " +
                                              std::to_string(static_cast<long long>(spec.bytes())) + " bytes take up to " +

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <limits>
 
+#include "algorithms/collectives/nvls_shards.hpp"
 #include "algorithms/collectives/registry.hpp"
 #include "common/invalid_argument.hpp"
 
@@ -192,6 +193,8 @@ NcclChoice ncclChoice(const NcclJob& job, CollectiveKind kind, double bytes, std
     choice.algorithm.algorithm = &findAlgorithm(kind, "nccl-nvls-tree");
     choice.algorithm.options.channels = kNcclNvlsChannels;
     choice.algorithm.options.ranksPerNode = job.ranksPerNode();
+    // NCCL's shard (src/enqueue.cc calcCollChunking): 128 KiB, 64 KiB from 4 nodes.
+    choice.algorithm.options.chunkBytes = job.nodes >= 4 ? kNcclNvlsTreeManyNodesShardBytes : kNcclNvlsDefaultShardBytes;
     return choice;
   }
   const bool tree = choice.ncclAlgorithm == NcclAlgorithm::Tree;

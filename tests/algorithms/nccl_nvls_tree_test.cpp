@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
+#include <algorithm>
 
 #include "algorithms/collectives/definitions.hpp"
 #include "algorithms/cost/schedule_walk.hpp"
@@ -75,6 +75,23 @@ TEST(NcclNvlsTree, EachNicCarriesItsShardOnceEachWayOnTwoNodes) {
     EXPECT_DOUBLE_EQ(rank.bytesSent, buffer * (1 + 1.0 / kPerNode) + buffer / kPerNode) << "rank " << rank.rank;
     EXPECT_DOUBLE_EQ(rank.bytesReceived, buffer * (1 + 1.0 / kPerNode) + buffer / kPerNode) << "rank " << rank.rank;
   }
+}
+
+// The largest message a GPU sends its switch: a shard.
+std::int64_t largestShardBytes(const Schedule& schedule) {
+  const Program program = schedule.program(0);
+  Elements largest = 0;
+  for (const Step& step : program.steps())
+    if (step.peer >= schedule.ranks()) largest = std::max(largest, step.range.count);
+  return largest * 4;
+}
+
+TEST(NcclNvlsTree, TakesNcclsShardOf128KiBAnd64KiBFromFourNodes) {
+  constexpr Elements kElements = Elements{1} << 22;  // 16 MiB: many shards on one channel
+  EXPECT_EQ(largestShardBytes(nvlsTree(16, 8, kElements)), 128 * 1024);
+  EXPECT_EQ(largestShardBytes(nvlsTree(24, 8, kElements)), 128 * 1024);
+  EXPECT_EQ(largestShardBytes(nvlsTree(32, 8, kElements)), 64 * 1024);
+  EXPECT_EQ(largestShardBytes(nvlsTree(32, 8, kElements, {.chunkBytes = 4096})), 4096) << "unless --chunk-bytes says";
 }
 
 TEST(NcclNvlsTree, RunsAcrossNodesOnly) {
