@@ -38,6 +38,8 @@ struct AlgorithmDefinition {
   // per node whose topology names that switch: how many its schedule for `ranks` has (options validated).
   // Null for every other algorithm.
   int (*switches)(int ranks, const AlgorithmOptions& options) = nullptr;
+  // Under an NCCL protocol, its hops cost NCCL's tree's latencies, not its ring's (nccl_protocol.hpp).
+  bool costedAsNcclTree = false;
 
   // Throws InvalidArgument naming the option if `options` do not fit `ranks` ranks.
   void (*validate)(int ranks, const AlgorithmOptions& options) = acceptsAnyRankCount;

@@ -186,6 +186,7 @@ const AlgorithmDefinition kNcclTreeAllreduce{
     .summary = "NCCL's tree: on each channel a chain through every node from its head, the heads in a binary tree "
                "over the nodes (shifted on odd channels), reduced up and broadcast down in chunks",
     .options = kChannels | kRanksPerNode | kChunkBytes,
+    .costedAsNcclTree = true,
     .validate = validate,
     .describe = describe,
     .append = append,

@@ -21,14 +21,29 @@ struct NcclRingConstants {
 constexpr NcclRingConstants kLL{0.6, 1.0, 2.7, 6.6, 0.5};
 constexpr NcclRingConstants kLL128{1.9, 2.5, 4.0, 14.0, 0.92};
 constexpr NcclRingConstants kSimple{3.4, 5.7, 14.0, 8.4, 1.0};
+// Tree's (the same file): its per-hop latencies (hwLat Tree row) and base latencies (baseLat Tree row).
+constexpr NcclRingConstants kTreeLL{0.6, 1.0, 5.0, 6.8, 0.5};
+constexpr NcclRingConstants kTreeLL128{1.25, 1.9, 8.5, 14.0, 0.92};
+constexpr NcclRingConstants kTreeSimple{4.0, 4.0, 14.0, 8.4, 1.0};
 
-const NcclRingConstants& constantsOf(Protocol protocol) {
+const NcclRingConstants& constantsOf(Protocol protocol, NcclLatencyRow row) {
+  const bool tree = row == NcclLatencyRow::Tree;
   switch (protocol) {
-    case Protocol::LL: return kLL;
-    case Protocol::LL128: return kLL128;
+    case Protocol::LL: return tree ? kTreeLL : kLL;
+    case Protocol::LL128: return tree ? kTreeLL128 : kLL128;
     case Protocol::Simple: break;
   }
-  return kSimple;
+  return tree ? kTreeSimple : kSimple;
+}
+
+ProtocolCosts costsFrom(const NcclRingConstants& p) {
+  ProtocolCosts costs;
+  costs.bandwidthShare = p.bandwidthShare;
+  costs.baseLatencySeconds = p.baseMicroseconds * 1e-6;
+  costs.nvlinkHopSeconds = p.nvlinkMicroseconds * 1e-6;
+  costs.pciHopSeconds = p.pcieMicroseconds * 1e-6;
+  costs.networkHopSeconds = p.networkMicroseconds * 1e-6;
+  return costs;
 }
 
 }  // namespace
@@ -68,14 +83,11 @@ double ProtocolCosts::latencyRatio(NcclHardware hardware) const {
   return hopSeconds(hardware) / costsOf(Protocol::Simple).hopSeconds(hardware);
 }
 
-ProtocolCosts costsOf(Protocol protocol) {
-  const NcclRingConstants& p = constantsOf(protocol);
-  ProtocolCosts costs;
-  costs.bandwidthShare = p.bandwidthShare;
-  costs.baseLatencySeconds = p.baseMicroseconds * 1e-6;
-  costs.nvlinkHopSeconds = p.nvlinkMicroseconds * 1e-6;
-  costs.pciHopSeconds = p.pcieMicroseconds * 1e-6;
-  costs.networkHopSeconds = p.networkMicroseconds * 1e-6;
+ProtocolCosts costsOf(Protocol protocol) { return costsFrom(constantsOf(protocol, NcclLatencyRow::Ring)); }
+
+ProtocolCosts costsOf(Protocol protocol, NcclLatencyRow row, bool onePerNode) {
+  ProtocolCosts costs = costsFrom(constantsOf(protocol, row));
+  if (onePerNode) costs.networkHopSeconds = constantsOf(protocol, NcclLatencyRow::Tree).networkMicroseconds * 1e-6;
   return costs;
 }
 

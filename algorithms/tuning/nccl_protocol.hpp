@@ -10,7 +10,8 @@
 //   0.92 of the bandwidth, latencies between the other two.
 //
 // Under a protocol (sim/engine/platform_under_protocol.hpp) each link's latency is scaled by the protocol's
-// per-hop latency over Simple's on the link's hardware (NVLink, PCI or network: NCCL's Ring hwLat), every
+// per-hop latency over the ring's Simple one on the link's hardware (NVLink, PCI or network: NCCL's hwLat; the
+// Tree row for NCCL's tree, and for network hops where a node holds one rank, as NCCL's model has it), every
 // link's bandwidth by the protocol's share, and its base latency (NCCL's Ring baseLat: launching the kernel
 // and the first synchronisation) is added once per collective. NCCL's caps on LL and LL128 bandwidth
 // (llMaxBws, perChMaxRingLL128Bws), which depend on the GPU generation, CPU and node count, are not applied
@@ -47,6 +48,16 @@ struct ProtocolCosts {
   double latencyRatio(NcclHardware hardware) const;
 };
 
+// NCCL's ring's costs under `protocol` (Ring's hwLat and baseLat).
 ProtocolCosts costsOf(Protocol protocol);
+
+// Which of NCCL's rows of per-hop and base latencies an algorithm is costed by: its ring's (nccl-ring and every
+// algorithm not NCCL's own), or its tree's (nccl-tree).
+enum class NcclLatencyRow : std::uint8_t { Ring, Tree };
+// The costs of `row` under `protocol`; where the job has one rank per node, network hops cost the tree's, as
+// NCCL's model charges them for every algorithm there ("With ppn=1 latencies are fully exposed, use the Tree
+// network latency", src/graph/tuning.cc). The bandwidth shares are the ring's: NCCL caps its tree's LL and
+// LL128 bandwidth per channel, not per link.
+ProtocolCosts costsOf(Protocol protocol, NcclLatencyRow row, bool onePerNode);
 
 }  // namespace ddl

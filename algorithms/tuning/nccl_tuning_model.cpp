@@ -18,10 +18,8 @@ constexpr double kLlMaxBws[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141
 constexpr double kPerChMaxRingLL128Bws[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
 constexpr double kPerChMaxTreeLL128Bws[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
 constexpr double kPerChMaxTreeBws[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
-// Tree: base latency and per-hop latency (NVLink, PCI, network) for LL, LL128, Simple (by Protocol order
-// below), and the correction of its bandwidth at powers of two from 64 B.
-constexpr double kTreeBaseLatency[3] = {6.8, 14.0, 8.4};
-constexpr double kTreeHopLatency[3][3] = {{0.6, 1.25, 4.0}, {1.0, 1.9, 4.0}, {5.0, 8.5, 14.0}};
+// Tree: the correction of its bandwidth at powers of two from 64 B, for LL, LL128, Simple (by Protocol order
+// below). Its latencies are nccl_protocol's (costsOf(protocol, NcclLatencyRow::Tree, ...)).
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
@@ -52,7 +50,6 @@ constexpr double kNvlsBusToAlgorithm = 5.0 / 6.0;
 int column(Protocol protocol) { return protocol == Protocol::LL ? 0 : protocol == Protocol::LL128 ? 1 : 2; }
 int generation(const NcclJob& job) { return job.computeCapability >= 90 ? 2 : job.computeCapability >= 80 ? 1 : 0; }
 int nodeColumn(const NcclJob& job) { return job.nodes <= 2 ? job.nodes - 1 : 2; }
-int hardwareRow(NcclHardware hardware) { return hardware == NcclHardware::NVLink ? 0 : hardware == NcclHardware::PCI ? 1 : 2; }
 int log2Floor(double value) { return value >= 1 ? static_cast<int>(std::floor(std::log2(value))) : -1; }
 
 // On one node NCCL looks at the GPU for LL's ceiling; across nodes at the CPU, which is taken as Intel's row.
@@ -89,7 +86,7 @@ double ncclRingModelSeconds(const NcclJob& job, Protocol protocol, double bytes,
   const ProtocolCosts costs = costsOf(protocol);
   double intraLat = costs.hopSeconds(job.intraNode) * 1e6;
   // With one rank per node every hop is the network's, which NCCL costs with its tree's network latency.
-  double interLat = job.ranksPerNode() == 1 ? kTreeHopLatency[2][column(protocol)] : costs.networkHopSeconds * 1e6;
+  double interLat = costsOf(protocol, NcclLatencyRow::Ring, job.ranksPerNode() == 1).networkHopSeconds * 1e6;
   if (job.nodes > 1) intraLat = std::max(intraLat, kNetOverheadMicroseconds * (protocol == Protocol::Simple ? 3 : 1));
   const int interSteps = job.nodes > 1 ? (allreduce ? 2 : 1) * (job.nodes - 1) : 0;
   double latency = costs.baseLatencySeconds * 1e6 + (steps - interSteps) * intraLat + interSteps * interLat;
@@ -112,9 +109,10 @@ double ncclTreeModelSeconds(const NcclJob& job, Protocol protocol, double bytes)
   double algBw = busBw * 0.5;
   const int logSize = log2Floor(bytes / 64);
   if (logSize >= 0 && logSize < 23) algBw *= kTreeCorrection[column(protocol)][logSize];
-  const double intraLat = kTreeHopLatency[hardwareRow(job.intraNode)][column(protocol)];
-  const double interLat = kTreeHopLatency[2][column(protocol)];
-  const double latency = kTreeBaseLatency[column(protocol)] +
+  const ProtocolCosts tree = costsOf(protocol, NcclLatencyRow::Tree, false);
+  const double intraLat = tree.hopSeconds(job.intraNode) * 1e6;
+  const double interLat = tree.networkHopSeconds * 1e6;
+  const double latency = tree.baseLatencySeconds * 1e6 +
                          2 * ((job.ranksPerNode() - 1) * intraLat + std::max(0, log2Floor(job.nodes)) * interLat);
   return (latency + bytes / (1000 * algBw)) * 1e-6;
 }

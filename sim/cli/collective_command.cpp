@@ -90,15 +90,15 @@ void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::o
                                 ": rank " + std::to_string(rank) + " sits on node " + std::to_string(cluster.locate(rank).node));
 }
 
-// Runs `schedule` on the cluster, under `protocol` where one is given, and with the nodes' switches where the
-// schedule reduces in them.
+// Runs `schedule` on the cluster, under `costs` (a protocol's) where given, and with the nodes' switches where
+// the schedule reduces in them.
 CollectiveTiming simulateOn(const Engine& engine, const Schedule& schedule, const Cluster& cluster,
-                            std::optional<Protocol> protocol, int runs) {
+                            const std::optional<ProtocolCosts>& costs, int runs) {
   std::optional<PlatformWithSwitches> withSwitches;
   if (schedule.spec().switches > 0) withSwitches.emplace(cluster);
   const PlatformDescription& platform = withSwitches ? static_cast<const PlatformDescription&>(*withSwitches) : cluster;
-  if (!protocol) return engine.collective(schedule, platform, runs);
-  return engine.collective(schedule, PlatformUnderProtocol(platform, *protocol), runs);
+  if (!costs) return engine.collective(schedule, platform, runs);
+  return engine.collective(schedule, PlatformUnderProtocol(platform, *costs), runs);
 }
 
 // The table's run (algorithms/io/nccl_tests_table.hpp): the sweep's parameters, what was simulated on which
@@ -201,19 +201,34 @@ int runCollective(CollectiveArguments& args) {
 
   // What runs at each size: the schedule, the protocol it runs under (none: the topology as calibrated), and
   // what a tuning table or NCCL chose.
+  // Under a protocol, NCCL's tree pays its tree's per-hop latencies, and every algorithm its tree's network
+  // latency where each node holds one rank (nccl_protocol.hpp).
+  const bool onePerNode = cluster.nodes() > 1 && cluster.ranksOnBusiestNode() == 1;
   struct Planned {
     Schedule schedule;
     std::optional<Protocol> protocol;
     std::string chosen;
+    const AlgorithmDefinition* algorithm = nullptr;  // none for a schedule file
+
+    std::optional<ProtocolCosts> costs(bool onePerNode) const {
+      if (!protocol) return std::nullopt;
+      const bool tree = algorithm && algorithm->costedAsNcclTree;
+      return costsOf(*protocol, tree ? NcclLatencyRow::Tree : NcclLatencyRow::Ring, onePerNode);
+    }
   };
   const auto plan = [&](std::int64_t bytes) -> Planned {
     const CollectiveSpec spec{kind, args.gpus, bytes / args.elementBytes, args.elementBytes};
-    if (file) return {*file, named, ""};
+    if (file) return {*file, named, "", nullptr};
     if (nccl) {
       const NcclChoice choice = ncclChoice(*ncclJob, kind, static_cast<double>(bytes), named);
-      return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol, choice.label()};
+      return {makeSchedule(*choice.algorithm.algorithm, spec, choice.algorithm.options), choice.protocol, choice.label(),
+              choice.algorithm.algorithm};
     }
-    return {args.algorithm.schedule(spec, "--gpus"), named, tuned ? args.algorithm.choiceFor(static_cast<double>(bytes)).label() : ""};
+    if (tuned) {
+      const AlgorithmChoice choice = args.algorithm.choiceFor(static_cast<double>(bytes));
+      return {args.algorithm.schedule(spec, "--gpus"), named, choice.label(), choice.algorithm};
+    }
+    return {args.algorithm.schedule(spec, "--gpus"), named, "", &args.algorithm.algorithm()};
   };
   // Bad options, and a case too large for this machine, fail before any output: at the largest size, and
   // where a table or NCCL chooses at every size, whose choice may hold more steps than the largest's (a
@@ -247,9 +262,10 @@ int runCollective(CollectiveArguments& args) {
   sweep.busFactor = busBandwidthFactor(kind, args.gpus);
   for (std::int64_t bytes : sizes) {
     const Planned planned = plan(bytes);
-    const double baseLatency = planned.protocol ? costsOf(*planned.protocol).baseLatencySeconds : 0;
+    const std::optional<ProtocolCosts> costs = planned.costs(onePerNode);
+    const double baseLatency = costs ? costs->baseLatencySeconds : 0;
     const double seconds =
-        baseLatency + timeOverRanks(simulateOn(engine, planned.schedule, cluster, planned.protocol, args.runs), args.runs, args.average());
+        baseLatency + timeOverRanks(simulateOn(engine, planned.schedule, cluster, costs, args.runs), args.runs, args.average());
     sweep.rows.push_back({bytes, bytes / args.elementBytes, {seconds, std::nullopt}, std::nullopt, std::nullopt, "", planned.chosen});
   }
   collectiveSweepToJson(sweep);  // whatever the format: a figure that is not finite is an internal error, not output

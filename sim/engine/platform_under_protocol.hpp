@@ -13,6 +13,8 @@ class PlatformUnderProtocol final : public PlatformDecorator {
  public:
   PlatformUnderProtocol(const PlatformDescription& platform, Protocol protocol)
       : PlatformDecorator(platform), costs_(costsOf(protocol)) {}
+  // Under costs other than the ring's (costsOf(protocol, row, onePerNode)).
+  PlatformUnderProtocol(const PlatformDescription& platform, const ProtocolCosts& costs) : PlatformDecorator(platform), costs_(costs) {}
 
   PlatformLink link(LinkId id) const override {
     PlatformLink link = platform().link(id);

@@ -58,6 +58,25 @@ TEST(CommunicationProtocol, LowLatencyProtocolsTradeBandwidthForLatencyAsNcclCos
   }
 }
 
+TEST(CommunicationProtocol, NcclsTreeAndOneRankPerNodeCostTheTreesHops) {
+  // tuning.cc's hwLat Tree row and baseLat: LL on the network 5.0 us where the ring's is 2.7.
+  const ProtocolCosts tree = costsOf(Protocol::LL, NcclLatencyRow::Tree, false);
+  EXPECT_DOUBLE_EQ(tree.networkHopSeconds, 5.0e-6);
+  EXPECT_DOUBLE_EQ(tree.nvlinkHopSeconds, 0.6e-6);
+  EXPECT_DOUBLE_EQ(tree.baseLatencySeconds, 6.8e-6);
+  EXPECT_DOUBLE_EQ(costsOf(Protocol::LL128, NcclLatencyRow::Tree, false).nvlinkHopSeconds, 1.25e-6);
+  EXPECT_DOUBLE_EQ(costsOf(Protocol::Simple, NcclLatencyRow::Tree, false).pciHopSeconds, 4.0e-6);
+  // "With ppn=1 latencies are fully exposed, use the Tree network latency": the ring keeps its own elsewhere.
+  const ProtocolCosts ring = costsOf(Protocol::LL, NcclLatencyRow::Ring, true);
+  EXPECT_DOUBLE_EQ(ring.networkHopSeconds, 5.0e-6);
+  EXPECT_DOUBLE_EQ(ring.nvlinkHopSeconds, costsOf(Protocol::LL).nvlinkHopSeconds);
+  EXPECT_DOUBLE_EQ(ring.baseLatencySeconds, costsOf(Protocol::LL).baseLatencySeconds);
+  EXPECT_DOUBLE_EQ(costsOf(Protocol::LL, NcclLatencyRow::Ring, false).networkHopSeconds, costsOf(Protocol::LL).networkHopSeconds);
+  // Scaled against the ring's Simple, to which every topology is calibrated: Simple's network hop is 14 us in
+  // both rows, so the tree under Simple changes nothing there.
+  EXPECT_DOUBLE_EQ(costsOf(Protocol::Simple, NcclLatencyRow::Tree, true).latencyRatio(NcclHardware::Network), 1.0);
+}
+
 TEST(ClusterLinks, SayWhichOfNcclsHardwareClassesTheyAre) {
   const Cluster cluster(loadTopology(topologyFile("dgx-h100-ndr")), 16, Placement::Packed);
   // Within a node: the two ports and NVLink through the switch, all NVLink.
