@@ -1,10 +1,10 @@
 #pragma once
-// A cluster as an algorithm that reduces in a switch (nccl-nvls, CollectiveSpec::switches) runs on it: after
-// the cluster's ranks, one more host per node, the node's multicast switch (NodeTopology::multicastSwitch),
-// which reaches each GPU of its node over the GPU's own route to it and reduces as data passes (no γ). Every
-// link carries 5/6 of its bandwidth: NCCL's tuning model rates NVLS at 5/6 of what its channels' links
-// carry (src/graph/tuning.cc, v2.23.4-1: "ratio *= 5.0/6.0" for NVLS and NVLS-tree, read), which is what
-// multimem loads and stores through a switch deliver against plain copies.
+// A cluster as an algorithm that reduces in switches (nccl-nvls, nccl-nvls-tree: CollectiveSpec::switches)
+// runs on it: after the cluster's ranks, one more host per node, the node's multicast switch
+// (NodeTopology::multicastSwitch), which reaches each GPU of its node over the GPU's own route to it and
+// reduces as data passes (no γ). Every link carries 5/6 of its bandwidth: NCCL's tuning model rates NVLS at
+// 5/6 of what its channels' links carry (src/graph/tuning.cc, v2.23.4-1: "ratio *= 5.0/6.0" for NVLS and
+// NVLS-tree, read), which is what multimem loads and stores through a switch deliver against plain copies.
 
 #include "topologies/cluster.hpp"
 #include "topologies/platform_decorator.hpp"

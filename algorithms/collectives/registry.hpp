@@ -14,7 +14,7 @@ std::span<const AlgorithmDefinition* const> allAlgorithms();
 // The algorithm named `name` for `kind`; throws InvalidArgument("algorithm", ...) listing the known names.
 const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view name);
 
-// InvalidArgument(field, ...) where `algorithm` reduces in a switch (AlgorithmDefinition::reducesInSwitch) and
+// InvalidArgument(field, ...) where `algorithm` reduces in a switch (AlgorithmDefinition::switches) and
 // `where` (", which ddlrun's transports have no part for") cannot place one: only ddlsim collective and
 // schedule run such algorithms yet.
 void refuseSwitchReduction(const AlgorithmDefinition& algorithm, const std::string& field, std::string_view where);
