@@ -39,4 +39,9 @@ void checkGrid(const std::vector<int>& dims, int ranks) {
     throw InvalidArgument("dims", formatDims(dims) + " does not multiply to " + std::to_string(ranks) + " ranks");
 }
 
+void checkChunkBytes(const AlgorithmOptions& options) {
+  if (options.chunkBytes && *options.chunkBytes < 1)
+    throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
+}
+
 }  // namespace ddl

@@ -28,5 +28,7 @@ std::vector<int> parseDims(std::string_view text);
 std::string formatDims(const std::vector<int>& dims);
 // Throws InvalidArgument("dims", ...) unless every size is positive and the sizes multiply to `ranks`.
 void checkGrid(const std::vector<int>& dims, int ranks);
+// Throws InvalidArgument("chunk-bytes", ...) where a chunk size is given and is under 1 byte.
+void checkChunkBytes(const AlgorithmOptions& options);
 
 }  // namespace ddl

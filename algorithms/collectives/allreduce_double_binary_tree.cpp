@@ -72,8 +72,7 @@ double closedFormSeconds(const CollectiveSpec& spec, const AlgorithmOptions& opt
 }
 
 void validate(int, const AlgorithmOptions& options) {
-  if (options.chunkBytes && *options.chunkBytes < 1)
-    throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
+  checkChunkBytes(options);
 }
 
 }  // namespace

@@ -16,8 +16,6 @@
 // to NCCL_NVLS_CHUNKSIZE (128 KiB) each.
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <string>
 #include <vector>
 

@@ -58,8 +58,7 @@ TreeNode treeNodeOf(int member, int size, int perNode, int channel) {
 
 void validate(int ranks, const AlgorithmOptions& options) {
   validateNcclChannels(ranks, options);
-  if (options.chunkBytes && *options.chunkBytes < 1)
-    throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
+  checkChunkBytes(options);
 }
 
 void append(ProgramBuilder& builder, const Group& group, Range range, const AlgorithmOptions& options, int elementBytes) {

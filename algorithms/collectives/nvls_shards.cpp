@@ -17,8 +17,7 @@ int nvlsChunkCount(Elements partElements, int shards, int elementBytes, const Al
 }
 
 void validateNvlsShards(const AlgorithmOptions& options, std::int64_t irChannelsPerChannel) {
-  if (options.chunkBytes && *options.chunkBytes < 1)
-    throw InvalidArgument("chunk-bytes", "must be at least 1, got " + std::to_string(*options.chunkBytes));
+  checkChunkBytes(options);
   const std::int64_t irChannels = irChannelsPerChannel * ncclChannelsOf(options);
   if (irChannels > std::numeric_limits<Channel>::max() + std::int64_t{1})
     throw InvalidArgument("channels", std::to_string(ncclChannelsOf(options)) + " channels take " + std::to_string(irChannels) +

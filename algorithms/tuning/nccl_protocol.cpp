@@ -11,22 +11,22 @@ namespace {
 // NVIDIA/nccl src/graph/tuning.cc, v2.23.4-1 (read): Ring's per-hop latencies (hwLat) in microseconds,
 // for LL, LL128 and Simple, on NVLink, PCI and network hops; Ring's base latencies (baseLat); and the
 // bandwidth refinements "busBw * .5" for Ring/LL and "busBw * 0.92 /*120.0/128.0*/" for Ring/LL128.
-struct NcclRingConstants {
+struct NcclLatencyConstants {
   double nvlinkMicroseconds;
   double pcieMicroseconds;
   double networkMicroseconds;
   double baseMicroseconds;
   double bandwidthShare;
 };
-constexpr NcclRingConstants kLL{0.6, 1.0, 2.7, 6.6, 0.5};
-constexpr NcclRingConstants kLL128{1.9, 2.5, 4.0, 14.0, 0.92};
-constexpr NcclRingConstants kSimple{3.4, 5.7, 14.0, 8.4, 1.0};
+constexpr NcclLatencyConstants kLL{0.6, 1.0, 2.7, 6.6, 0.5};
+constexpr NcclLatencyConstants kLL128{1.9, 2.5, 4.0, 14.0, 0.92};
+constexpr NcclLatencyConstants kSimple{3.4, 5.7, 14.0, 8.4, 1.0};
 // Tree's (the same file): its per-hop latencies (hwLat Tree row) and base latencies (baseLat Tree row).
-constexpr NcclRingConstants kTreeLL{0.6, 1.0, 5.0, 6.8, 0.5};
-constexpr NcclRingConstants kTreeLL128{1.25, 1.9, 8.5, 14.0, 0.92};
-constexpr NcclRingConstants kTreeSimple{4.0, 4.0, 14.0, 8.4, 1.0};
+constexpr NcclLatencyConstants kTreeLL{0.6, 1.0, 5.0, 6.8, 0.5};
+constexpr NcclLatencyConstants kTreeLL128{1.25, 1.9, 8.5, 14.0, 0.92};
+constexpr NcclLatencyConstants kTreeSimple{4.0, 4.0, 14.0, 8.4, 1.0};
 
-const NcclRingConstants& constantsOf(Protocol protocol, NcclLatencyRow row) {
+const NcclLatencyConstants& constantsOf(Protocol protocol, NcclLatencyRow row) {
   const bool tree = row == NcclLatencyRow::Tree;
   switch (protocol) {
     case Protocol::LL: return tree ? kTreeLL : kLL;
@@ -36,7 +36,7 @@ const NcclRingConstants& constantsOf(Protocol protocol, NcclLatencyRow row) {
   return tree ? kTreeSimple : kSimple;
 }
 
-ProtocolCosts costsFrom(const NcclRingConstants& p) {
+ProtocolCosts costsFrom(const NcclLatencyConstants& p) {
   ProtocolCosts costs;
   costs.bandwidthShare = p.bandwidthShare;
   costs.baseLatencySeconds = p.baseMicroseconds * 1e-6;
