@@ -13,9 +13,9 @@ namespace ddl {
 // 60, 70, 80, 90 for P100, V100, A100, H100 and H200; 0 for a GPU model NCCL's tables do not name.
 int computeCapabilityOf(const std::string& gpuModel);
 
-// Whether the caller can simulate NVLS (nccl-nvls, nccl-nvls-tree): ddlsim collective can; a training
-// iteration and the runtimes cannot place its switches, so NCCL's model weighs NVLS only where they are not
-// the caller.
+// Whether the caller can simulate NVLS (nccl-nvls, nccl-nvls-tree): ddlsim collective and training
+// iterations can; the runtimes cannot place its switches, so NCCL's model weighs NVLS only where they are
+// not the caller.
 enum class NvlsUse { Never, WhereNcclRunsIt };
 
 // The job of `gpus` ranks packed onto the fewest nodes of `topology`. InvalidArgument("gpus", ...) where they

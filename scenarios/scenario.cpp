@@ -124,24 +124,22 @@ ScenarioAlgorithm readAlgorithm(const JsonReader& reader, const nlohmann::json& 
     return algorithm;
   }
   if (algorithm.ncclChosen()) {
-    reader.allowOnly(json, {"name"});  // NCCL's model gives each bucket's options
+    reader.allowOnly(json, {"name", "nvls"});  // NCCL's model gives each bucket's options
+    if (reader.has(json, "nvls")) {
+      if (!json["nvls"].is_boolean()) reader.at("nvls").fail("expected true or false (false: NCCL_NVLS_ENABLE=0)");
+      algorithm.nvls = json["nvls"].get<bool>();
+    }
     return algorithm;
   }
   std::vector<std::string_view> fields{"name"};
   for (const OptionDeclaration& declaration : algorithmOptionTable()) fields.push_back(declaration.key);
   reader.allowOnly(json, fields);
-  // An unknown name fails here, not mid-sweep, and so does one a training iteration cannot run.
-  const AlgorithmDefinition* definition = nullptr;
+  // An unknown name fails here, not mid-sweep.
   try {
-    definition = &findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
+    findAlgorithm(CollectiveKind::Allreduce, algorithm.name);
   } catch (const InvalidArgument& error) {
     reader.at("name").fail(error.message() + ", or auto (chosen per bucket from tuning tables), or nccl (chosen per "
                                              "bucket as NCCL's tuning model would)");
-  }
-  try {
-    refuseSwitchReduction(*definition, "algorithm", ", which training iterations do not model yet");
-  } catch (const InvalidArgument& error) {
-    reader.at("name").fail(error.message());
   }
   for (const OptionDeclaration& declaration : algorithmOptionTable()) {
     const std::string key(declaration.key);
@@ -459,6 +457,7 @@ bool Scenario::sourced(const EffectDeclaration& effect) const {
 
 
 std::string Scenario::labelFor(const ScenarioAlgorithm& algorithm, int gpus) const {
+  if (algorithm.ncclChosen() && !algorithm.nvls) return algorithm.name + ", NVLS off";
   if (algorithm.choosesPerBucket()) return algorithm.name;
   return findAlgorithm(CollectiveKind::Allreduce, algorithm.name).description(optionsFor(algorithm, gpus));
 }

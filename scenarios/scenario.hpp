@@ -47,6 +47,9 @@ struct ScenarioAlgorithm {
   // "auto": the tuning table (`ddlsim tune`) of N GPUs is this file with "{gpus}" replaced by N; under a
   // sharded parallelism, with "{collective}" replaced by each kind's name (reduce-scatter, all-gather).
   std::string tuning;
+  // "nccl": whether NCCL may run NVLS and NVLS-tree where its model would ("nvls": false is NCCL_NVLS_ENABLE=0,
+  // as on clusters that turn it off, and a simulation that costs rings' and trees' time: sim/README.md).
+  bool nvls = true;
 
   bool tuned() const { return name == kTunedAlgorithm; }
   bool ncclChosen() const { return name == kNcclAlgorithm; }

@@ -152,7 +152,7 @@ BucketAlgorithms Scenario::ncclBucketAlgorithms(const ScenarioAlgorithm& algorit
                                                      "number them, not the scenario's round-robin placement");
   NcclJob job;
   try {
-    job = ncclJobOf(topology, gpus);
+    job = ncclJobOf(topology, gpus, algorithm.nvls ? NvlsUse::WhereNcclRunsIt : NvlsUse::Never);
   } catch (const InvalidArgument& error) {
     JsonReader(path, algorithm.path).at("name").fail("nccl at " + std::to_string(gpus) + " GPUs: " + error.message());
   }

@@ -6,6 +6,28 @@
 
 namespace ddl {
 
+std::optional<SwitchMisfit> switchMisfit(int ranks, int switches, const std::string& description, const Cluster& cluster) {
+  if (switches == 0) return std::nullopt;
+  const std::string& name = cluster.topology().name;
+  if (cluster.topology().node.multicastSwitch.empty())
+    return SwitchMisfit{SwitchMisfit::What::NoMulticastSwitch, description + " reduces in an NVSwitch with multicast (NVLS), and " + name +
+                                                                   "'s node names none (its topology file's node.multicast_switch)"};
+  const std::string placed = std::to_string(cluster.hosts()) + " GPUs of " + name + " take " + std::to_string(cluster.nodes()) +
+                             " nodes of " + std::to_string(cluster.topology().node.gpus) + " GPUs";
+  if (switches != cluster.nodes())
+    return SwitchMisfit{SwitchMisfit::What::NotOnePerNode,
+                        description + (switches == 1 ? std::string(" runs on one node's NVSwitch")
+                                                     : " has " + std::to_string(switches) + " switches, one per node of its ranks") +
+                            ", but " + placed};
+  const int perSwitch = ranks / switches;
+  for (Rank rank = 0; rank < ranks; ++rank)
+    if (cluster.locate(rank).node != rank / perSwitch)
+      return SwitchMisfit{SwitchMisfit::What::RanksOffTheirNode, description + " serves ranks " + std::to_string(perSwitch) +
+                                                                     " to a switch, but " + placed + ": rank " + std::to_string(rank) +
+                                                                     " sits on node " + std::to_string(cluster.locate(rank).node)};
+  return std::nullopt;
+}
+
 PlatformWithSwitches::PlatformWithSwitches(const Cluster& cluster) : PlatformDecorator(cluster), cluster_(cluster) {
   if (cluster.topology().node.multicastSwitch.empty())
     throw InvalidArgument(cluster.topology().path + ": $.node",
@@ -16,12 +38,6 @@ PlatformWithSwitches::PlatformWithSwitches(const Cluster& cluster) : PlatformDec
 std::string PlatformWithSwitches::hostName(Rank host) const {
   if (!isSwitch(host)) return cluster_.hostName(host);
   return "n" + std::to_string(host - cluster_.hosts()) + "-" + cluster_.topology().node.multicastSwitch;
-}
-
-PlatformLink PlatformWithSwitches::link(LinkId id) const {
-  PlatformLink link = cluster_.link(id);
-  link.bandwidthBps *= kNvlsBandwidthShare;
-  return link;
 }
 
 std::vector<RouteHop> PlatformWithSwitches::route(Rank from, Rank to) const {

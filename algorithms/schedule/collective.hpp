@@ -41,6 +41,13 @@ struct CollectiveSpec {
   int participants() const { return ranks + switches; }
   double bytes() const { return static_cast<double>(elements) * elementBytes; }
   Range buffer() const { return {0, elements}; }
+  // What each byte of its messages costs on a link. A schedule that reduces in switches gets 5/6 of what
+  // the links carry: NCCL's tuning model rates NVLS and NVLS-tree at 5/6 of its channels' links
+  // (src/graph/tuning.cc, v2.23.4-1: "ratio *= 5.0/6.0", read), what multimem loads and stores through a
+  // switch deliver against plain copies. Carried as bytes on the wire, not as slower links, so that a
+  // training iteration whose other buckets run rings on the same links gives them their full rate.
+  double wireBytesPerByte() const { return switches > 0 ? kSwitchWireBytesPerByte : 1; }
+  static constexpr double kSwitchWireBytesPerByte = 6.0 / 5.0;
 };
 
 }  // namespace ddl

@@ -66,28 +66,17 @@ double timeOverRanks(const CollectiveTiming& timing, int runs, RankAverage avera
 // reaches only its own node's GPUs. NCCL runs NVLS under Simple alone (src/graph/tuning.cc). InvalidArgument
 // naming the flag otherwise: `source` is the one that chose the schedule (--algorithm, or --schedule for a file).
 void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::optional<Protocol> protocol, const std::string& source) {
-  const int switches = schedule.spec().switches;
-  if (switches == 0) return;
+  if (schedule.spec().switches == 0) return;
   if (protocol && *protocol != Protocol::Simple)
     throw InvalidArgument("--protocol", schedule.description() + " runs under NCCL's Simple protocol only, as NCCL runs NVLS, not " +
                                             std::string(toString(*protocol)));
-  const std::string& name = cluster.topology().name;
-  if (cluster.topology().node.multicastSwitch.empty())
-    throw InvalidArgument(source, schedule.description() + " reduces in an NVSwitch with multicast (NVLS), and " + name +
-                                      "'s node names none (its topology file's node.multicast_switch)");
-  const std::string placed = std::to_string(cluster.hosts()) + " GPUs of " + name + " take " + std::to_string(cluster.nodes()) +
-                             " nodes of " + std::to_string(cluster.topology().node.gpus) + " GPUs";
-  if (switches != cluster.nodes())
-    throw InvalidArgument(source == "--schedule" ? source : switches == 1 ? "--gpus" : "--ranks-per-node",
-                          schedule.description() + (switches == 1 ? std::string(" runs on one node's NVSwitch") :
-                                                     " has " + std::to_string(switches) + " switches, one per node of its ranks") +
-                              ", but " + placed);
-  const int perSwitch = schedule.ranks() / switches;
-  for (Rank rank = 0; rank < schedule.ranks(); ++rank)
-    if (cluster.locate(rank).node != rank / perSwitch)
-      throw InvalidArgument(source == "--schedule" ? source : "--ranks-per-node",
-                            schedule.description() + " serves ranks " + std::to_string(perSwitch) + " to a switch, but " + placed +
-                                ": rank " + std::to_string(rank) + " sits on node " + std::to_string(cluster.locate(rank).node));
+  const std::optional<SwitchMisfit> misfit = switchMisfit(schedule.ranks(), schedule.spec().switches, schedule.description(), cluster);
+  if (!misfit) return;
+  using What = SwitchMisfit::What;
+  const std::string field = source == "--schedule" || misfit->what == What::NoMulticastSwitch ? source
+                            : misfit->what == What::NotOnePerNode && schedule.spec().switches == 1 ? "--gpus"
+                                                                                                   : "--ranks-per-node";
+  throw InvalidArgument(field, misfit->reason);
 }
 
 // Runs `schedule` on the cluster, under `costs` (a protocol's) where given, and with the nodes' switches where

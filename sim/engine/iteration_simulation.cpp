@@ -22,7 +22,8 @@ IterationCollectives buildCollectives(const IterationPlan& plan, Parallelism par
   for (std::size_t k = 0; k < kinds.size(); ++k)
     for (std::size_t b = 0; b < buckets; ++b) {
       const AlgorithmChoice& choice = algorithms[k * buckets + b];
-      refuseSwitchReduction(*choice.algorithm, "algorithm", ", which training iterations do not model yet");
+      if (parallelism == Parallelism::Hybrid)
+        refuseSwitchReduction(*choice.algorithm, "algorithm", " under hybrid, whose collectives run over groups of ranks");
       const CollectiveSpec spec{kinds[k], gpus, collectiveElements(plan.buckets()[b].elements.count, parallelism, gpus),
                                 plan.workload().elementBytes};
       if (parallelism != Parallelism::Hybrid) {
@@ -52,6 +53,17 @@ std::size_t IterationCollectives::scheduleIndex(const PlannedCollective& collect
   const std::span<const CollectiveKind> kinds = collectiveKindsOf(steps.parallelism);
   const std::size_t kind = static_cast<std::size_t>(std::find(kinds.begin(), kinds.end(), collective.kind) - kinds.begin());
   return kind * (schedules.size() / kinds.size()) + collective.unit;
+}
+
+int IterationCollectives::switches() const {
+  int switches = 0;
+  for (const Schedule& schedule : schedules) {
+    const int own = schedule.spec().switches;
+    if (own == 0) continue;
+    if (switches > 0 && own != switches) throw std::invalid_argument("schedules of one iteration reduce in different switches");
+    switches = own;
+  }
+  return switches;
 }
 
 BucketAlgorithms sameForEveryBucket(const IterationPlan& plan, const AlgorithmDefinition& algorithm, const AlgorithmOptions& options) {

@@ -39,6 +39,11 @@ struct IterationCollectives {
 
   std::size_t scheduleIndex(const PlannedCollective& collective) const;
   const Schedule& scheduleOf(const PlannedCollective& collective) const { return schedules[scheduleIndex(collective)]; }
+  // The switches that reduce between the GPUs (CollectiveSpec::switches, one per node): 0, or the count of
+  // every schedule that reduces in switches, whose participants follow the GPUs on the platform
+  // (topologies/platform_with_switches.hpp); std::invalid_argument where two such schedules differ.
+  int switches() const;
+  int participants() const { return gpus + switches(); }
 };
 // ddp: each bucket's allreduce. InvalidArgument from the algorithm where its options do not fit a bucket;
 // std::invalid_argument unless there is one algorithm per bucket.

@@ -19,11 +19,12 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
   std::vector<double> end(programs.size(), start);
   ActorOutcomes outcomes(schedule.participants());
   const int elementBytes = schedule.spec().elementBytes;
+  const double wireBytesPerByte = schedule.spec().wireBytesPerByte();
   for (const Program& program : programs) {
     sg4::Actor::create("rank" + std::to_string(program.rank()), simulated.host(program.rank()), [&, rank = program.rank()] {
       outcomes.run(rank, [&] {
         // A mailbox delivers in order, as MPI's non-overtaking rule does, so run r's receives match run r's sends.
-        for (int run = 0; run < runs; ++run) runProgramOnSimGrid(programs[static_cast<std::size_t>(rank)], simulated, elementBytes);
+        for (int run = 0; run < runs; ++run) runProgramOnSimGrid(programs[static_cast<std::size_t>(rank)], simulated, elementBytes, wireBytesPerByte);
         end[static_cast<std::size_t>(rank)] = SimulatedPlatform::now();
       });
     });

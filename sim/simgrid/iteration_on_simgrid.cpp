@@ -30,10 +30,12 @@ sg4::ExecPtr startExecution(sg4::Host* host, double flops, double priority = 1) 
 IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& collectives,
                                       const PlatformDescription& platform, const IterationEffects& effects,
                                       IterationTimeline* timeline, const std::string& group) {
-  const int gpus = platform.hosts();
+  const int gpus = collectives.gpus;
+  const int participants = collectives.participants();  // the GPUs, then the switches that reduce between them
   const int iterations = effects.iterationsFor(gpus);
   const TrainingWorkload& workload = plan.workload();
-  if (collectives.gpus != gpus) throw std::invalid_argument("collective schedules for another GPU count than the platform's");
+  if (participants != platform.hosts())
+    throw std::invalid_argument("collective schedules for another GPU or switch count than the platform's");
   const IterationSteps& steps = collectives.steps;
   const std::vector<ComputePhase>& phases = steps.phases;
   const std::vector<PlannedCollective>& planned = steps.collectives;
@@ -42,7 +44,8 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Iteration
   // The schedules of one algorithm and kind talk between the same pairs: connect them from its largest, a
   // rank at a time.
   for (std::size_t s : largestScheduleOfEachAlgorithm(collectives))
-    for (Rank rank = 0; rank < gpus; ++rank) connectProgramPeers(collectives.schedules[s].program(rank), simulated);
+    for (Rank rank = 0; rank < collectives.schedules[s].participants(); ++rank)
+      connectProgramPeers(collectives.schedules[s].program(rank), simulated);
   std::vector<sg4::Host*> computeHosts;  // after every route: see SimulatedPlatform::computeHost
   for (Rank rank = 0; rank < gpus; ++rank) computeHosts.push_back(simulated.computeHost(rank));
 
@@ -58,7 +61,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Iteration
   // Per rank, in its current iteration: when it started, and when each phase ended.
   std::vector<double> iterationStart(static_cast<std::size_t>(gpus), start);
   std::vector<std::vector<double>> phaseEndAt(static_cast<std::size_t>(gpus), std::vector<double>(phases.size(), start));
-  ActorOutcomes outcomes(gpus);
+  ActorOutcomes outcomes(participants);
   // Per rank, released once per phase that ends (and once as its iteration starts), and once per collective
   // that ends: each side counts what it has acquired, since the indices it waits for only grow.
   std::vector<sg4::SemaphorePtr> phaseEnded, collectiveEnded;
@@ -124,7 +127,7 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Iteration
             const std::size_t s = collectives.scheduleIndex(collective);
             const Program program = collectives.schedules[s].program(rank);
             try {
-              runProgramOnSimGrid(program, simulated, workload.elementBytes);
+              runProgramOnSimGrid(program, simulated, workload.elementBytes, collectives.schedules[s].spec().wireBytesPerByte());
             } catch (...) {
               if (contention) contention->cancel();  // not left to run on once the failure is reported
               throw;
@@ -142,6 +145,20 @@ IterationSimulation simulateIteration(const IterationPlan& plan, const Iteration
           // The phases of this iteration not waited for: the compute side released one per phase.
           for (; phasesEnded < static_cast<int>(phases.size()) - 1; ++phasesEnded) phaseEnded[r]->acquire();
         }
+      });
+    });
+  }
+  // A switch runs its part of every collective that reduces in it, in the GPUs' order, iteration after
+  // iteration: it only answers their loads and stores, and a mailbox matches in order whoever posts first.
+  for (Rank participant = gpus; participant < participants; ++participant) {
+    sg4::Actor::create("switch" + std::to_string(participant - gpus), simulated.host(participant), [&, participant] {
+      outcomes.run(participant, [&] {
+        for (int iteration = 0; iteration < iterations; ++iteration)
+          for (const PlannedCollective& collective : planned) {
+            const Schedule& schedule = collectives.scheduleOf(collective);
+            if (schedule.spec().switches == 0) continue;
+            runProgramOnSimGrid(schedule.program(participant), simulated, workload.elementBytes, schedule.spec().wireBytesPerByte());
+          }
       });
     });
   }

@@ -19,7 +19,7 @@ void connectProgramPeers(const Program& program, SimulatedPlatform& platform) {
   }
 }
 
-void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, int elementBytes) {
+void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, int elementBytes, double wireBytesPerByte) {
   std::vector<sg4::Mailbox*> mailboxes;
   std::vector<NetworkWork> sendWork;  // per stream: what carrying its messages costs the shared machine
   for (int stream = 0; stream < program.streamCount(); ++stream) {
@@ -54,7 +54,7 @@ void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, in
           inFlight.push_back(gpu->exec_async(bytes * gamma * SimulatedPlatform::kHostSpeed));
         }
       } else if (step.sends()) {
-        inFlight.push_back(mailbox->put_async(&payload, bytes));
+        inFlight.push_back(mailbox->put_async(&payload, bytes * wireBytesPerByte));
         const NetworkWork& work = sendWork[static_cast<std::size_t>(step.stream)];
         if (work.secondsPerByte > 0 && bytes > 0) {
           // Exec::init and set_host: Host::exec_async of SimGrid 3.32 runs on the calling actor's host.

@@ -8,8 +8,9 @@
 
 namespace ddl {
 
-// Returns normally once every step completed. Must run inside an actor on the rank's host.
-void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, int elementBytes);
+// Returns normally once every step completed. Must run inside an actor on the rank's host. Each byte its
+// messages send costs `wireBytesPerByte` on their links (CollectiveSpec::wireBytesPerByte).
+void runProgramOnSimGrid(const Program& program, SimulatedPlatform& platform, int elementBytes, double wireBytesPerByte);
 
 // Every pair of ranks that `programs` send between, connected on `platform`.
 void connectProgramPeers(const Program& program, SimulatedPlatform& platform);

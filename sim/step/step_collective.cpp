@@ -12,17 +12,17 @@ namespace {
 // Each rank starts its next run the moment it ends one, as the SimGrid engine's actors do.
 class BackToBackRuns final : public ProgramRuns::Owner {
  public:
-  BackToBackRuns(const std::vector<Program>& programs, StepPlatform& platform, int elementBytes, int runs)
-      : programs_(programs), left_(programs.size(), runs), end_(programs.size(), 0),
-        ranks_(platform, elementBytes, *this), simulation_(platform.simulation()) {}
+  BackToBackRuns(const std::vector<Program>& programs, StepPlatform& platform, const CollectiveSpec& spec, int runs)
+      : programs_(programs), left_(programs.size(), runs), end_(programs.size(), 0), wireBytesPerByte_(spec.wireBytesPerByte()),
+        ranks_(platform, spec.elementBytes, *this), simulation_(platform.simulation()) {}
 
   void start() {
-    for (const Program& program : programs_) ranks_.start(program);
+    for (const Program& program : programs_) ranks_.start(program, wireBytesPerByte_);
   }
   void programEnded(Rank rank) override {
     const auto r = static_cast<std::size_t>(rank);
     end_[r] = simulation_.now();
-    if (--left_[r] > 0) ranks_.start(programs_[r]);
+    if (--left_[r] > 0) ranks_.start(programs_[r], wireBytesPerByte_);
   }
   const std::vector<double>& end() const { return end_; }
   std::vector<Rank> unfinished() const {
@@ -36,6 +36,7 @@ class BackToBackRuns final : public ProgramRuns::Owner {
   const std::vector<Program>& programs_;
   std::vector<int> left_;
   std::vector<double> end_;
+  double wireBytesPerByte_;
   ProgramRuns ranks_;
   FluidSimulation& simulation_;
 };
@@ -49,7 +50,7 @@ CollectiveTiming simulateCollective(const Schedule& schedule, const PlatformDesc
   std::vector<Program> programs;
   programs.reserve(static_cast<std::size_t>(stepPlatform.simulatedRanks()));
   for (Rank r = 0; r < stepPlatform.simulatedRanks(); ++r) programs.push_back(schedule.program(r));
-  BackToBackRuns ranks(programs, stepPlatform, schedule.spec().elementBytes, runs);
+  BackToBackRuns ranks(programs, stepPlatform, schedule.spec(), runs);
   ranks.start();
   stepPlatform.simulation().run();
   throwIfStuck(ranks.unfinished());

@@ -25,10 +25,11 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   Iterations(const IterationPlan& plan, const IterationCollectives& collectives, const std::vector<Schedule>& schedules,
              const IterationEffects& effects, StepPlatform& platform, IterationTimeline* timeline, const std::string& group)
       : plan_(plan), collectives_(collectives), steps_(collectives.steps), schedules_(schedules), effects_(effects), platform_(platform),
-        simulation_(platform.simulation()), gpus_(platform.ranks()), simulated_(platform.simulatedRanks()),
+        simulation_(platform.simulation()), gpus_(collectives.gpus), simulated_(std::min(platform.simulatedRanks(), gpus_)),
         iterations_(effects.iterationsFor(gpus_)), count_(steps_.collectives.size()), lastPhase_(steps_.phases.size() - 1),
         collectiveOverhead_(gpus_ > 1 ? effects.allreduceOverheadSeconds : 0), timeline_(timeline), group_(group),
-        ranks_(static_cast<std::size_t>(gpus_)), runs_(platform, plan.workload().elementBytes, *this) {
+        ranks_(static_cast<std::size_t>(gpus_)), switches_(static_cast<std::size_t>(collectives.switches())),
+        runs_(platform, plan.workload().elementBytes, *this) {
     record_.iterations = iterations_;
     record_.end.assign(static_cast<std::size_t>(gpus_), 0);
     record_.collectiveStart.assign(count_ * static_cast<std::size_t>(iterations_), std::numeric_limits<double>::infinity());
@@ -41,12 +42,15 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
 
   void start() {
     for (Rank rank = 0; rank < simulated_; ++rank) startIteration(rank);
+    for (std::size_t s = 0; s < switches_.size(); ++s) nextSwitchProgram(gpus_ + static_cast<Rank>(s));
   }
 
   IterationSimulation result() {
     std::vector<Rank> waiting;
     for (Rank rank = 0; rank < simulated_; ++rank)
       if (!ranks_[static_cast<std::size_t>(rank)].finished) waiting.push_back(rank);
+    for (std::size_t s = 0; s < switches_.size(); ++s)
+      if (switches_[s].iteration < iterations_) waiting.push_back(gpus_ + static_cast<Rank>(s));
     throwIfStuck(waiting);
     // Every rank ends when the rank that stands for it does.
     for (Rank rank = simulated_; rank < gpus_; ++rank)
@@ -66,6 +70,10 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   }
 
   void programEnded(Rank rank) override {
+    if (rank >= gpus_) {
+      switchProgramEnded(rank);
+      return;
+    }
     RankState& state = ranks_[static_cast<std::size_t>(rank)];
     if (state.contention >= 0) simulation_.cancel(state.contention);
     state.contention = -1;
@@ -218,8 +226,37 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
       // Never ends before the collective: its listener is never called.
       state.contention = simulation_.start(kContentionSeconds, 0, core, effects_.overlapSlowdown, 1, this, 0);
     }
-    state.program = std::make_unique<Program>(schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])].program(rank));
-    runs_.start(*state.program);
+    const Schedule& schedule = schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])];
+    state.program = std::make_unique<Program>(schedule.program(rank));
+    runs_.start(*state.program, schedule.spec().wireBytesPerByte());
+  }
+
+  // A switch (CollectiveSpec::switches) runs its part of every collective that reduces in it, in the order
+  // the GPUs run them, iteration after iteration: it only answers their loads and stores, so it needs no
+  // cue but their messages, and a stream's messages match in order whichever side posts first.
+  struct SwitchState {
+    int iteration = 0;
+    std::size_t collective = 0;  // the next to run, or running
+    std::unique_ptr<Program> program;
+  };
+
+  void nextSwitchProgram(Rank participant) {
+    SwitchState& state = switches_[static_cast<std::size_t>(participant - gpus_)];
+    for (; state.iteration < iterations_; ++state.iteration, state.collective = 0)
+      for (; state.collective < count_; ++state.collective) {
+        const Schedule& schedule = schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])];
+        if (schedule.spec().switches == 0) continue;
+        state.program = std::make_unique<Program>(schedule.program(participant));
+        runs_.start(*state.program, schedule.spec().wireBytesPerByte());
+        return;
+      }
+  }
+
+  void switchProgramEnded(Rank participant) {
+    SwitchState& state = switches_[static_cast<std::size_t>(participant - gpus_)];
+    state.program.reset();
+    ++state.collective;
+    nextSwitchProgram(participant);
   }
 
   const IterationPlan& plan_;
@@ -238,6 +275,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
   IterationTimeline* timeline_;
   const std::string& group_;
   std::vector<RankState> ranks_;
+  std::vector<SwitchState> switches_;  // participant gpus_ + s
   ProgramRuns runs_;
   IterationRecord record_;
   std::vector<TimelineSpan> spans_;
@@ -310,8 +348,9 @@ struct Quotient {
 
 Quotient quotientOf(const IterationCollectives& buckets, const PlatformDescription& platform,
                     const IterationEffects& effects, bool exploit, BucketEvening evening) {
-  const int gpus = platform.hosts();
-  if (buckets.gpus != gpus) throw std::invalid_argument("bucket schedules for another GPU count than the platform's");
+  const int gpus = buckets.gpus;
+  if (buckets.participants() != platform.hosts())
+    throw std::invalid_argument("bucket schedules for another GPU or switch count than the platform's");
   Quotient quotient{buckets.schedules, std::nullopt, 0};
   if (!exploit) return quotient;
   quotient.symmetry = findRankSymmetry(quotient.schedules, platform);
@@ -341,7 +380,7 @@ BucketEvening eveningFor(const IterationCollectives& buckets) {
 int simulatedRanks(const IterationCollectives& buckets, const PlatformDescription& platform,
                    const IterationEffects& effects, BucketEvening evening) {
   const Quotient quotient = quotientOf(buckets, platform, effects, true, evening);
-  return quotient.symmetry ? quotient.symmetry->period : platform.hosts();
+  return quotient.symmetry ? quotient.symmetry->period : platform.hosts();  // the switches' too
 }
 
 IterationSimulation simulateIteration(const IterationPlan& plan, const IterationCollectives& buckets,

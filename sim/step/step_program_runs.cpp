@@ -20,7 +20,8 @@ std::uint64_t mailboxKey(Rank from, Rank to, Channel channel) {
 
 ProgramRuns::ProgramRuns(StepPlatform& platform, int elementBytes, Owner& owner)
     : platform_(platform), simulation_(platform.simulation()), elementBytes_(elementBytes), owner_(owner),
-      executions_(static_cast<std::size_t>(platform.ranks())), streamMailboxes_(static_cast<std::size_t>(platform.ranks())) {}
+      executions_(static_cast<std::size_t>(platform.ranks())), wireBytesPerByte_(static_cast<std::size_t>(platform.ranks()), 1),
+      streamMailboxes_(static_cast<std::size_t>(platform.ranks())) {}
 
 ProgramRuns::Mailbox& ProgramRuns::mailboxFor(Rank from, Rank to, Channel channel) {
   // Keyed by the simulated ranks that stand for the two (themselves, without a RankSymmetry); the route is
@@ -30,10 +31,11 @@ ProgramRuns::Mailbox& ProgramRuns::mailboxFor(Rank from, Rank to, Channel channe
   return mailbox;
 }
 
-void ProgramRuns::start(const Program& program) {
+void ProgramRuns::start(const Program& program, double wireBytesPerByte) {
   std::unique_ptr<ProgramExecution>& execution = executions_[static_cast<std::size_t>(program.rank())];
   if (execution) throw std::logic_error("a rank started a program before its last one ended");
   execution = std::make_unique<ProgramExecution>(program);
+  wireBytesPerByte_[static_cast<std::size_t>(program.rank())] = wireBytesPerByte;
   std::vector<Mailbox*>& streams = streamMailboxes_[static_cast<std::size_t>(program.rank())];
   streams.clear();
   for (int stream = 0; stream < program.streamCount(); ++stream) {
@@ -83,7 +85,8 @@ void ProgramRuns::match(Mailbox& mailbox) {
     const Step& step = executions_[static_cast<std::size_t>(message.sender.rank)]->program().step(message.sender.step);
     const StepRoute& route = *mailbox.route;
     const double bytes = static_cast<double>(step.range.count) * elementBytes_;
-    simulation_.start(bytes, route.latency, route.resources, route.weight, route.bound, this, slot);
+    const double wireBytes = bytes * wireBytesPerByte_[static_cast<std::size_t>(message.sender.rank)];
+    simulation_.start(wireBytes, route.latency, route.resources, route.weight, route.bound, this, slot);
     if (route.work.secondsPerByte > 0 && bytes > 0) {
       const FluidSimulation::ResourceId machine[] = {platform_.computeHost(message.sender.rank)};
       simulation_.start(bytes * route.work.secondsPerByte, 0, machine, kNetworkWorkWeight, route.work.secondsPerSecond, this,

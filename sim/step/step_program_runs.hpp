@@ -27,8 +27,9 @@ class ProgramRuns final : public FluidSimulation::Listener {
 
   ProgramRuns(StepPlatform& platform, int elementBytes, Owner& owner);
 
-  // Starts `program` on its rank now; `program` must outlive its run, and the rank's previous run must have ended.
-  void start(const Program& program);
+  // Starts `program` on its rank now; `program` must outlive its run, and the rank's previous run must have
+  // ended. Each byte its messages send costs `wireBytesPerByte` on their links (CollectiveSpec::wireBytesPerByte).
+  void start(const Program& program, double wireBytesPerByte);
   bool running(Rank rank) const { return executions_[static_cast<std::size_t>(rank)] != nullptr; }
   void ended(std::uint64_t tag) override;
 
@@ -75,6 +76,7 @@ class ProgramRuns final : public FluidSimulation::Listener {
   int elementBytes_;
   Owner& owner_;
   std::vector<std::unique_ptr<ProgramExecution>> executions_;
+  std::vector<double> wireBytesPerByte_;  // per rank, of its running program
   // Per rank, the mailbox of each stream of its running program, found once per run rather than per message.
   std::vector<std::vector<Mailbox*>> streamMailboxes_;
   std::vector<ProgramExecution::Action> actions_;

@@ -12,6 +12,7 @@
 #include "common/invalid_argument.hpp"
 #include "common/machine_memory.hpp"
 #include "common/number_text.hpp"
+#include "sim/engine/iteration_platform.hpp"
 #include "sim/engine/simulation_error.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/simulation_memory.hpp"
@@ -67,18 +68,34 @@ std::string gpusField(const Scenario& scenario, int gpus) {
 
 // Each collective of `choice` at `gpus` GPUs: each bucket's allreduce, or under a sharded plan each
 // bucket's reduce-scatter and all-gather by the algorithms of the entry's name or by auto's tables.
+// Where a schedule reduces in switches (nccl-nvls, nccl-nvls-tree), they must sit one per node, each serving
+// its node's GPUs: InvalidArgument naming the entry otherwise.
+void requireSwitchesFit(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationCollectives& buckets) {
+  if (buckets.switches() == 0) return;
+  const Cluster cluster(scenario.topology, buckets.gpus, scenario.placement);
+  for (const Schedule& schedule : buckets.schedules)
+    if (const std::optional<SwitchMisfit> misfit = switchMisfit(schedule.ranks(), schedule.spec().switches, schedule.description(), cluster))
+      throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(buckets.gpus) + " GPUs: " + misfit->reason);
+}
+
 IterationCollectives pointBuckets(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
   try {
-    if (isSharded(scenario.parallelism))
-      return shardedCollectives(plan, scenario.parallelism, scenario.shardedBucketAlgorithms(choice, gpus, plan), gpus,
-                                scenario.topology.node.gpus);
-    return bucketAllreduces(plan, scenario.bucketAlgorithms(choice, gpus, plan), gpus);
+    IterationCollectives buckets =
+        isSharded(scenario.parallelism)
+            ? shardedCollectives(plan, scenario.parallelism, scenario.shardedBucketAlgorithms(choice, gpus, plan), gpus,
+                                 scenario.topology.node.gpus)
+            : bucketAllreduces(plan, scenario.bucketAlgorithms(choice, gpus, plan), gpus);
+    requireSwitchesFit(scenario, choice, buckets);
+    return buckets;
   } catch (const InvalidArgument& error) {
     if (error.field().rfind(scenario.path, 0) == 0) throw;
     // The algorithm's options do not fit the scenario's buckets (1-byte chunks of a 25 MB bucket).
     throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(gpus) + " GPUs: " + error.what());
   }
 }
+
+// The SimGrid hosts a point's platform makes (sim/sweep/simulation_memory.hpp): the cluster's and its switches'.
+int netpointsOf(const IterationPlatform& on) { return netpointsOf(on.cluster()) + on.switches(); }
 
 // One point of the sweep and its simulations: the iteration (its time, each bucket's allreduce, and how
 // much the step engine evened the buckets, 0 for not at all), the iteration with no latency anywhere, and
@@ -237,13 +254,13 @@ ScenarioSweep::~ScenarioSweep() = default;
 double ScenarioSweep::requireMemory() const {
   double most = 0;
   for (const std::unique_ptr<Point>& point : listing_->points) {
-    const Cluster cluster(scenario_.topology, point->gpus, scenario_.placement);
-    const int netpoints = netpointsOf(cluster);
+    const IterationPlatform on(scenario_.topology, scenario_.placement, point->buckets);
+    const int netpoints = netpointsOf(on);
     // Under every effects set it runs: the central one and the samples, which all draw the same effects
     // (each almost surely non-zero), so that the first stands for them all.
     int held = 0;
     for (std::size_t set = 0; set < (settings_.samples > 0 ? 2u : 1u); ++set)
-      held = std::max(held, engine_.ranksHeld(plan_, point->buckets, cluster, effectsSet(scenario_, settings_, set), false));
+      held = std::max(held, engine_.ranksHeld(plan_, point->buckets, on.platform(), effectsSet(scenario_, settings_, set), false));
     // A point holds one collective's programs at a time: of each algorithm's schedules, the largest needs most.
     for (std::size_t b : largestScheduleOfEachAlgorithm(point->buckets)) {
       const Schedule& schedule = point->buckets.schedules[b];
@@ -275,18 +292,19 @@ std::vector<double> ScenarioSweep::simulate(std::size_t simulation) const {
   const Simulation& listed = listing_->simulations.at(simulation);
   const Point& point = *listed.point;
   const IterationEffects effects = effectsSet(scenario_, settings_, listed.effects);
-  const Cluster cluster(scenario_.topology, point.gpus, scenario_.placement);
+  const IterationPlatform on(scenario_.topology, scenario_.placement, point.buckets);
+  const PlatformDescription& platform = on.platform();
   switch (listed.run) {
     case Run::Iteration: {
-      const IterationSimulation iteration = engine_.iteration(plan_, point.buckets, cluster, effects);
+      const IterationSimulation iteration = engine_.iteration(plan_, point.buckets, platform, effects);
       std::vector<double> values{iteration.iterationSeconds};
       for (const CollectiveMeasurement& allreduce : iteration.allreduces) values.push_back(allreduce.seconds);
       values.push_back(iteration.evenedBucketChange);
       return values;
     }
-    case Run::WithoutLatency: return {engine_.iteration(plan_, point.buckets, PlatformWithoutLatency(cluster), effects).iterationSeconds};
+    case Run::WithoutLatency: return {engine_.iteration(plan_, point.buckets, PlatformWithoutLatency(platform), effects).iterationSeconds};
     // A sample's job does its host work (reductions, carrying) at its own speed, as it computes.
-    case Run::Sample: return {engine_.iteration(plan_, point.buckets, PlatformAtJobSpeed(cluster, effects.jobTimeFactor), effects).iterationSeconds};
+    case Run::Sample: return {engine_.iteration(plan_, point.buckets, PlatformAtJobSpeed(platform, effects.jobTimeFactor), effects).iterationSeconds};
   }
   throw SimulationError("a sweep's simulation of no known kind");
 }
@@ -334,20 +352,20 @@ std::string tracedLabel(const Scenario& scenario, std::size_t algorithm, int gpu
 
 void ScenarioSweep::requireTraceMemory(std::size_t algorithm, int gpus) const {
   const IterationCollectives buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
-  const Cluster cluster(scenario_.topology, gpus, scenario_.placement);
-  const int held = engine_.ranksHeld(plan_, buckets, cluster, scenario_.effects, true);
+  const IterationPlatform on(scenario_.topology, scenario_.placement, buckets);
+  const int held = engine_.ranksHeld(plan_, buckets, on.platform(), scenario_.effects, true);
   for (std::size_t b : largestScheduleOfEachAlgorithm(buckets))
-    requireSimulationMemory(buckets.schedules[b], netpointsOf(cluster), "--trace-gpus",
+    requireSimulationMemory(buckets.schedules[b], netpointsOf(on), "--trace-gpus",
                             "tracing " + tracedLabel(scenario_, algorithm, gpus), held, engine_.world());
 }
 
 IterationTimeline ScenarioSweep::trace(std::size_t algorithm, int gpus) const {
   const std::string label = tracedLabel(scenario_, algorithm, gpus);
   const IterationCollectives buckets = pointBuckets(scenario_, plan_, scenario_.algorithms.at(algorithm), gpus);
-  const Cluster cluster(scenario_.topology, gpus, scenario_.placement);
+  const IterationPlatform on(scenario_.topology, scenario_.placement, buckets);
   IterationTimeline timeline;
   timeline.title = scenario_.name + ": " + label + ", predicted by ddlsim";
-  engine_.iteration(plan_, buckets, cluster, scenario_.effects, &timeline, label + ", predicted");
+  engine_.iteration(plan_, buckets, on.platform(), scenario_.effects, &timeline, label + ", predicted");
   return timeline;
 }
 

@@ -15,7 +15,7 @@
 
 #include "scenarios/scenario.hpp"
 #include "sim/registered_engines.hpp"
-#include "topologies/cluster.hpp"
+#include "sim/engine/iteration_platform.hpp"
 
 int main(int argc, char** argv) {
   using namespace ddl;
@@ -29,12 +29,13 @@ int main(int argc, char** argv) {
     const Engine& engine = engineNamed(argv[3], "ENGINE");
     const IterationEffects effects = argc == 5 ? IterationEffects{} : scenario.effects;
     const IterationPlan plan = scenario.iterationPlan();
-    const Cluster cluster(scenario.topology, gpus, scenario.placement);
     for (const ScenarioAlgorithm& choice : scenario.algorithms) {
       // One algorithm for every bucket, or what "auto" or "nccl" chooses for each.
       const BucketAlgorithms algorithms = scenario.bucketAlgorithms(choice, gpus, plan);
       const auto start = std::chrono::steady_clock::now();
-      const IterationSimulation simulated = engine.iteration(plan, bucketAllreduces(plan, algorithms, gpus), cluster, effects);
+      const IterationCollectives buckets = bucketAllreduces(plan, algorithms, gpus);
+      const IterationPlatform on(scenario.topology, scenario.placement, buckets);
+      const IterationSimulation simulated = engine.iteration(plan, buckets, on.platform(), effects);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);

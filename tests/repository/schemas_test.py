@@ -534,10 +534,8 @@ class TheSchedulesDdlsimWritesMatchTheSchema(unittest.TestCase):
 
     def test_the_scenario_schema_knows_every_allreduce_and_the_options_it_takes(self):
         known = registry()
-        # A scenario names what a training iteration can run: not an algorithm that reduces in a switch (NVLS),
-        # which the scenario reader refuses.
-        listed = {entry["name"]: set(entry["options"]) for entry in known["algorithms"]
-                  if entry["collective"] == "allreduce" and not entry["reduces_in_switch"]}
+        # A scenario names any allreduce, those that reduce in a switch (NVLS) too: an iteration places the switches.
+        listed = {entry["name"]: set(entry["options"]) for entry in known["algorithms"] if entry["collective"] == "allreduce"}
         self.assertTrue(listed, "ddlsim algorithms listed no allreduce")
         self.assertEqual(allreduce_options_in_schema([option["key"] for option in known["options"]]), listed)
         names = schema("scenario")["$defs"]["algorithm"]["properties"]["name"]["enum"]

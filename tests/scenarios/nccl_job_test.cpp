@@ -29,7 +29,7 @@ TEST(NcclJob, NvlsOnlyWithAMulticastSwitchWhereTheCallerCanSimulateIt) {
   EXPECT_TRUE(one.nvls);
   // The GPU's port (1.675 TB/s) and its NVLink to the switch as NCCL credits it: the narrower.
   EXPECT_DOUBLE_EQ(one.nvlinkBandwidthBps, 370.8e9);
-  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 8).nvls) << "a training iteration or a runtime cannot place the switch";
+  EXPECT_FALSE(ncclJobOf(shipped("dgx-h100-ndr"), 8).nvls) << "by default, as for a runtime, which cannot place the switch";
   // Across nodes NVLS runs as NVLS-tree, each GPU heading its own shard over its own NIC.
   const NcclJob two = ncclJobOf(shipped("dgx-h100-ndr"), 16, NvlsUse::WhereNcclRunsIt);
   EXPECT_TRUE(two.nvls);

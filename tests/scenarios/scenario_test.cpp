@@ -48,6 +48,16 @@ TEST(Scenario, EveryShippedScenarioLoads) {
   EXPECT_EQ(loadScenario(scenarioFile("powerai-ddl-resnet50")).baselineGpus, 1);
 }
 
+// What loading `json` as `path` refuses, as "field: message", or "(no error)".
+std::string loadError(const nlohmann::json& json, const std::string& path) {
+  try {
+    scenarioFromJson(json, path);
+  } catch (const InvalidArgument& error) {
+    return error.field() + ": " + error.message();
+  }
+  return "(no error)";
+}
+
 // {"name": "nccl"}: each bucket as NCCL's tuning model would allreduce it on the scenario's topology (under
 // Simple); one GPU allreduces nothing; the point is labelled nccl.
 TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
@@ -62,13 +72,29 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
   EXPECT_TRUE(nccl.choosesPerBucket());
   EXPECT_EQ(scenario.labelFor(nccl, 64), "nccl");
   const IterationPlan plan = scenario.iterationPlan();
-  const NcclJob job = ncclJobOf(scenario.topology, 64);
+  const NcclJob job = ncclJobOf(scenario.topology, 64, NvlsUse::WhereNcclRunsIt);  // an iteration places the switches
   const BucketAlgorithms chosen = scenario.bucketAlgorithms(nccl, 64, plan);
   ASSERT_EQ(chosen.size(), plan.buckets().size());
   for (std::size_t b = 0; b < chosen.size(); ++b) {
     const double bytes = static_cast<double>(plan.buckets()[b].elements.count) * plan.workload().elementBytes;
     EXPECT_EQ(chosen[b].label(), ncclChoice(job, CollectiveKind::Allreduce, bytes, Protocol::Simple).algorithm.label()) << "bucket " << b;
   }
+  EXPECT_EQ(chosen.front().algorithm->name, "nccl-nvls-tree") << "NCCL's choice under Simple on 8 DGX H100 nodes";
+  // "nvls": false is NCCL_NVLS_ENABLE=0: NCCL's choice among its rings and trees alone, and a label that says so.
+  nlohmann::json off = json;
+  off["algorithms"] = {{{"name", "nccl"}, {"nvls", false}}};
+  const Scenario withoutNvls = scenarioFromJson(off, "nccl.json");
+  const BucketAlgorithms offChosen = withoutNvls.bucketAlgorithms(withoutNvls.algorithms.front(), 64, plan);
+  EXPECT_EQ(offChosen.front().label(),
+            ncclChoice(ncclJobOf(scenario.topology, 64), CollectiveKind::Allreduce,
+                       static_cast<double>(plan.buckets().front().elements.count) * plan.workload().elementBytes, Protocol::Simple)
+                .algorithm.label());
+  EXPECT_FALSE(offChosen.front().algorithm->reducesInSwitch());
+  EXPECT_EQ(withoutNvls.labelFor(withoutNvls.algorithms.front(), 64), "nccl, NVLS off");
+  off["algorithms"] = {{{"name", "nccl"}}, {{"name", "nccl"}, {"nvls", false}}};
+  EXPECT_NO_THROW(scenarioFromJson(off, "nccl.json")) << "two configurations, not one twice";
+  off["algorithms"] = {{{"name", "nccl"}, {"nvls", "no"}}};
+  EXPECT_EQ(loadError(off, "nccl.json").rfind("nccl.json: $.algorithms[0].nvls: expected true or false", 0), 0) << loadError(off, "nccl.json");
   EXPECT_EQ(scenario.bucketAlgorithms(nccl, 1, plan).front().algorithm->name, "ring");
   json["gpus"] = {12};
   try {
@@ -88,16 +114,6 @@ TEST(Scenario, NcclChoosesEachBucketsAllreduceAsNcclWould) {
   json["placement"] = "packed";
   json["algorithms"] = {{{"name", "nccl"}, {"channels", 4}}};
   EXPECT_THROW(scenarioFromJson(json, "nccl.json"), InvalidArgument);
-}
-
-// What loading `json` as `path` refuses, as "field: message", or "(no error)".
-std::string loadError(const nlohmann::json& json, const std::string& path) {
-  try {
-    scenarioFromJson(json, path);
-  } catch (const InvalidArgument& error) {
-    return error.field() + ": " + error.message();
-  }
-  return "(no error)";
 }
 
 // A transformer's batch counts sequences of the length its profiles were measured at: the scenario says that
