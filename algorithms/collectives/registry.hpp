@@ -16,7 +16,7 @@ const AlgorithmDefinition& findAlgorithm(CollectiveKind kind, std::string_view n
 
 // InvalidArgument(field, ...) where `algorithm` reduces in a switch (AlgorithmDefinition::switches) and
 // `where` (", which ddlrun's transports have no part for") cannot place one: only ddlsim collective,
-// schedule and scenarios (training iterations) run such algorithms yet.
+// schedule, tune and scenarios (training iterations) run such algorithms yet.
 void refuseSwitchReduction(const AlgorithmDefinition& algorithm, const std::string& field, std::string_view where);
 
 // InvalidArgument naming the option unless `algorithm` takes every option set in `options` and they fit

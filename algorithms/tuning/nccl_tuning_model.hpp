@@ -33,7 +33,7 @@ struct NcclJob {
   double ringBusBandwidthBps = 0;
   // Whether NCCL runs NVLS here (on one node) or NVLS-tree (across nodes) and ddlsim can simulate it: an
   // NVSwitch with multicast (the topology's multicast_switch), compute capability 9.0 or later, and a caller
-  // that can place the switches (ddlsim collective and training iterations, not tune or a runtime). Then what NCCL
+  // that can place the switches (ddlsim collective and training iterations, not a runtime). Then what NCCL
   // credits each GPU's NVLink to the switch with, per direction, which sizes its NVLS channels, and across
   // nodes the network each head GPU leaves its node through (its NICs), which sizes NVLS-tree's.
   bool nvls = false;

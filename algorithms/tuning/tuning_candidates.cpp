@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "algorithms/collectives/registry.hpp"
+#include "algorithms/tuning/nccl_tuning_model.hpp"
 #include "common/invalid_argument.hpp"
 
 namespace ddl {
@@ -46,6 +47,12 @@ std::vector<AlgorithmOptions> optionsToTry(const AlgorithmDefinition& algorithm,
   AlgorithmOptions options;
   if (algorithm.options == kNoOptions) {
     tried.push_back(options);
+  } else if (algorithm.reducesInSwitch()) {  // nccl-nvls, nccl-nvls-tree: NCCL's NVLS channels and half as many
+    if (algorithm.options & kRanksPerNode) options.ranksPerNode = std::min(ranks, cluster.gpusPerNode);
+    for (int channels : {kNcclNvlsChannels / 2, kNcclNvlsChannels}) {
+      options.channels = channels;
+      tried.push_back(options);
+    }
   } else if (algorithm.options == kChunkBytes) {
     for (std::int64_t chunk : kTunedChunkBytes) {
       options.chunkBytes = chunk;
@@ -102,18 +109,22 @@ std::vector<std::vector<int>> orderedGrids(int ranks, std::size_t maxSizes) {
 }
 
 std::vector<AlgorithmChoice> tuningCandidates(CollectiveKind kind, int ranks, const ClusterShape& cluster,
-                                              const std::vector<std::string>& only) {
+                                              const std::vector<std::string>& only, bool switchesReduce) {
   for (const std::string& name : only) {
+    const AlgorithmDefinition* named = nullptr;
     try {
-      refuseSwitchReduction(findAlgorithm(kind, name), "--algorithms", ", which ddlsim tune does not weigh yet");
+      named = &findAlgorithm(kind, name);
     } catch (const InvalidArgument& error) {
       throw InvalidArgument("--algorithms", error.message());
     }
+    if (named->reducesInSwitch() && !switchesReduce)
+      throw InvalidArgument("--algorithms", name + " reduces in an NVSwitch with multicast (NVLS), and " + cluster.topology +
+                                                "'s node names none (its topology file's node.multicast_switch)");
   }
   std::vector<AlgorithmChoice> candidates;
   for (const AlgorithmDefinition* algorithm : allAlgorithms()) {
     if (algorithm->collective != kind) continue;
-    if (algorithm->reducesInSwitch()) continue;  // not yet among what tune simulates (refused below where named)
+    if (algorithm->reducesInSwitch() && !switchesReduce) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), algorithm->name) == only.end()) continue;
     for (AlgorithmOptions& options : optionsToTry(*algorithm, ranks, cluster))
       if (fits(*algorithm, ranks, options)) candidates.push_back({algorithm, std::move(options)});

@@ -26,10 +26,13 @@ std::vector<std::vector<int>> orderedGrids(int ranks, std::size_t maxSizes);
 // - double-binary-tree with each of kTunedChunkBytes;
 // - ddl with every ordered grid of 2 or 3 sizes, and the cluster's own grid (DDL's X x Y x Z);
 // - torus-2d on every WxH, hierarchical with every node size from 2 to ranks/2 that divides ranks, each with
-//   every composable allreduce inside.
+//   every composable allreduce inside;
+// - where `switchesReduce` (the nodes name a multicast switch), nccl-nvls and nccl-nvls-tree on NCCL's 16
+//   NVLS channels and on 8, a node's GPUs per node: the caller drops those whose switches its cluster cannot
+//   place (switchMisfit).
 // `only`, if not empty, keeps the algorithms it names (InvalidArgument("--algorithms", ...) for a name that
-// is not one of `kind`).
+// is not one of `kind`, or one that reduces in a switch where none does).
 std::vector<AlgorithmChoice> tuningCandidates(CollectiveKind kind, int ranks, const ClusterShape& cluster,
-                                              const std::vector<std::string>& only = {});
+                                              const std::vector<std::string>& only = {}, bool switchesReduce = false);
 
 }  // namespace ddl

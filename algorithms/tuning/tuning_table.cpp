@@ -36,6 +36,14 @@ const AlgorithmChoice& TuningTable::choose(double bytes) const {
   return candidates[best(nearest)].choice;
 }
 
+std::string switchChoiceOf(const TuningTable& table) {
+  for (std::size_t s = 0; s < table.sizes.size(); ++s) {
+    const AlgorithmChoice& best = table.candidates[table.best(s)].choice;
+    if (best.algorithm->reducesInSwitch()) return "chooses " + best.label() + " at " + std::to_string(table.sizes[s]) + " bytes";
+  }
+  return "";
+}
+
 std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology,
                            int elementBytes) {
   if (table.collective != kind)

@@ -49,4 +49,9 @@ struct TuningTable {
 std::string tuningMismatch(const TuningTable& table, CollectiveKind kind, int ranks, const std::string& topology,
                            int elementBytes = 0);
 
+// Where `table` chooses, at one of its sizes, an algorithm that reduces in a switch (NVLS: only a simulator
+// places the switch), the phrase after the file's name ("chooses nccl-nvls 16 channels, 131072 B shards at
+// 1048576 bytes"); empty where it chooses none. The runtimes refuse such a table.
+std::string switchChoiceOf(const TuningTable& table);
+
 }  // namespace ddl

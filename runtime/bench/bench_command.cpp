@@ -100,6 +100,9 @@ void BenchCommand::check() {
   } else if (algorithm_.tuned()) {
     bench_.collective = algorithm_.collective();
     bench_.tuning = std::make_shared<const TuningTable>(algorithm_.tuning());
+    if (const std::string chosen = switchChoiceOf(*bench_.tuning); !chosen.empty())
+      throw InvalidArgument("--tuning", "the table " + chosen + ", which reduces in an NVSwitch (NVLS) that ddlrun's transports have "
+                                        "no part for: tune with --algorithms that leave nccl-nvls and nccl-nvls-tree out");
   } else if (algorithm_.ncclChosen()) {
     // NCCL's model needs the cluster (GPU, NVLink, NICs); the job's ranks come with it (checkForJob).
     if (topology_.empty())

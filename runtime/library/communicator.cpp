@@ -167,6 +167,9 @@ void Communicator::setTuning(CollectiveKind kind, const std::string& path) {
   auto table = std::make_shared<const TuningTable>(loadTuningTable(path));
   if (const std::string mismatch = tuningMismatch(*table, kind, size_, ""); !mismatch.empty())
     throw InvalidArgument("path", path + " " + mismatch);
+  if (const std::string chosen = switchChoiceOf(*table); !chosen.empty())
+    throw InvalidArgument("path", path + " " + chosen + ", which reduces in an NVSwitch (NVLS) that libddlscale's transports "
+                                                  "have no part for");
   return {choices_.at(kind).fixed, table, nullptr};
   });
 }

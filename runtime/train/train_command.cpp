@@ -63,8 +63,15 @@ void TrainCommand::check() {
 void TrainCommand::checkForJob(int mpiRanks) {
   ranks_ = checkJob(flags_.transport(), job(nullptr), mpiRanks);
   const IterationPlan plan = scenario_->iterationPlan(train_.computeScale);
-  // "auto" needs a tuning table for this many ranks.
-  for (const ScenarioAlgorithm& choice : scenario_->algorithms) scenario_->bucketAlgorithms(choice, ranks_, plan);
+  // "auto" needs a tuning table for this many ranks; no bucket may reduce in a switch (NVLS), which the
+  // transports have no part for.
+  for (const ScenarioAlgorithm& choice : scenario_->algorithms)
+    for (const AlgorithmChoice& bucket : scenario_->bucketAlgorithms(choice, ranks_, plan))
+      if (bucket.algorithm->reducesInSwitch())
+        throw InvalidArgument(scenario_->path + ": " + choice.path,
+                              "at " + std::to_string(ranks_) + " ranks: " + bucket.label() +
+                                  " reduces in an NVSwitch with multicast (NVLS), which ddlrun's transports have no part for" +
+                                  (choice.ncclChosen() ? "; \"nvls\": false keeps NCCL's choice to its rings and trees" : ""));
 }
 
 int TrainCommand::launch(SilenceWatchdog* watchdog) {

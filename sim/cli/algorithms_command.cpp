@@ -35,7 +35,7 @@ nlohmann::json registryJson() {
                           {"collective", toString(algorithm->collective)},
                           {"summary", algorithm->summary},
                           {"composable", algorithm->composable},
-                          // Runs on a switch that reduces (NVLS): not in ddlrun or tune yet.
+                          // Runs on a switch that reduces (NVLS): not in ddlrun or libddlscale.
                           {"reduces_in_switch", algorithm->reducesInSwitch()},
                           {"options", std::move(options)}});
   }

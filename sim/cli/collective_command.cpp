@@ -20,6 +20,7 @@
 #include "sim/cli/topology_flags.hpp"
 #include "scenarios/nccl_job.hpp"
 #include "sim/engine/platform_under_protocol.hpp"
+#include "sim/engine/switch_placement.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/simulation_memory.hpp"
 #include "topologies/platform_with_switches.hpp"
@@ -83,9 +84,8 @@ void requireSwitchesFit(const Schedule& schedule, const Cluster& cluster, std::o
 // the schedule reduces in them.
 CollectiveTiming simulateOn(const Engine& engine, const Schedule& schedule, const Cluster& cluster,
                             const std::optional<ProtocolCosts>& costs, int runs) {
-  std::optional<PlatformWithSwitches> withSwitches;
-  if (schedule.spec().switches > 0) withSwitches.emplace(cluster);
-  const PlatformDescription& platform = withSwitches ? static_cast<const PlatformDescription&>(*withSwitches) : cluster;
+  const CollectivePlatform on(cluster, schedule);
+  const PlatformDescription& platform = on.platform();
   if (!costs) return engine.collective(schedule, platform, runs);
   return engine.collective(schedule, PlatformUnderProtocol(platform, *costs), runs);
 }

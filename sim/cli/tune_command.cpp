@@ -18,10 +18,12 @@
 #include "sim/cli/progress_line.hpp"
 #include "sim/cli/python_plot.hpp"
 #include "sim/cli/topology_flags.hpp"
+#include "sim/engine/switch_placement.hpp"
 #include "sim/registered_engines.hpp"
 #include "sim/sweep/fresh_process.hpp"
 #include "sim/sweep/scenario_sweep.hpp"
 #include "sim/sweep/simulation_memory.hpp"
+#include "topologies/platform_with_switches.hpp"
 
 namespace ddl {
 namespace {
@@ -43,19 +45,28 @@ struct TuneArguments {
 };
 
 // The candidates that can run every size: a chunk size that would cut the largest buffer into more steps
-// than a program holds drops its candidate, which then cannot choose any size.
+// than a program holds drops its candidate, which then cannot choose any size; so do NVLS's where its
+// switches cannot sit one per node (nccl-nvls across nodes), refused where --algorithms names it alone.
 std::vector<AlgorithmChoice> runnableCandidates(const TuneArguments& args, CollectiveKind kind, const Cluster& cluster,
                                                 std::int64_t largest) {
   const ClusterShape shape = clusterShapeOf(cluster);
+  const bool switchesReduce = !cluster.topology().node.multicastSwitch.empty();
   std::vector<AlgorithmChoice> runnable;
-  for (AlgorithmChoice& candidate : tuningCandidates(kind, args.gpus, shape, args.algorithms)) {
+  std::optional<std::string> misfit;
+  for (AlgorithmChoice& candidate : tuningCandidates(kind, args.gpus, shape, args.algorithms, switchesReduce)) {
     try {
-      makeSchedule(*candidate.algorithm, {kind, args.gpus, largest / args.elementBytes, args.elementBytes}, candidate.options);
+      const Schedule schedule =
+          makeSchedule(*candidate.algorithm, {kind, args.gpus, largest / args.elementBytes, args.elementBytes}, candidate.options);
+      if (const auto why = switchMisfit(schedule.ranks(), schedule.spec().switches, schedule.description(), cluster)) {
+        misfit = why->reason;
+        continue;
+      }
     } catch (const InvalidArgument&) {
       continue;
     }
     runnable.push_back(std::move(candidate));
   }
+  if (runnable.empty() && misfit) throw InvalidArgument("--algorithms", *misfit);
   if (runnable.empty())
     throw InvalidArgument("--algorithms", "no configuration of these algorithms runs on " + std::to_string(args.gpus) + " ranks");
   return runnable;
@@ -96,11 +107,13 @@ int runTune(const TuneArguments& args) {
   for (const AlgorithmChoice& candidate : candidates) {
     const Schedule largest =
         makeSchedule(*candidate.algorithm, {*kind, args.gpus, sizes.back() / args.elementBytes, args.elementBytes}, candidate.options);
-    const int held = engine.ranksHeld(largest, cluster);
-    requireSimulationMemory(largest, netpointsOf(cluster), "--gpus",
+    const CollectivePlatform on(cluster, largest);
+    const int netpoints = netpointsOf(cluster) + largest.spec().switches;
+    const int held = engine.ranksHeld(largest, on.platform());
+    requireSimulationMemory(largest, netpoints, "--gpus",
                             "simulating " + largest.description() + " on " + std::to_string(args.gpus) + " GPUs", held,
                             engine.world());
-    mostBytes = std::max(mostBytes, estimatedSimulationBytes(largest, netpointsOf(cluster), held, engine.world()));
+    mostBytes = std::max(mostBytes, estimatedSimulationBytes(largest, netpoints, held, engine.world()));
   }
   const int jobs = jobsThatFit(args.jobs, mostBytes);
 
@@ -112,7 +125,7 @@ int runTune(const TuneArguments& args) {
       for (std::int64_t bytes : sizes) {
         const Schedule schedule =
             makeSchedule(*candidate.algorithm, {*kind, args.gpus, bytes / args.elementBytes, args.elementBytes}, candidate.options);
-        seconds.push_back(engine.collective(schedule, cluster).seconds);
+        seconds.push_back(engine.collective(schedule, CollectivePlatform(cluster, schedule).platform()).seconds);
       }
       return seconds;
     });

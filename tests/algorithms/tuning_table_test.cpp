@@ -50,6 +50,16 @@ TEST(TuningTable, RunnerUpIsTheNextFastestAndTiesGoToTheFirstListed) {
   EXPECT_EQ(table.runnerUp(1), 2u);
 }
 
+// The runtimes cannot place NVLS's switch: what says a table chooses it, at which size, and only where it wins.
+TEST(TuningTable, SaysWhereItChoosesAnAlgorithmThatReducesInASwitch) {
+  TuningTable table = threeSizes();
+  EXPECT_EQ(switchChoiceOf(table), "");
+  table.candidates.push_back({named("nccl-nvls", {.channels = 16}), {1e-3, 1e-3, 1e-4}});
+  EXPECT_EQ(switchChoiceOf(table), "chooses nccl-nvls 16 channels, 131072 B shards at 4194304 bytes");
+  table.candidates.back().seconds[2] = 1e-2;  // a candidate that wins nowhere is no choice
+  EXPECT_EQ(switchChoiceOf(table), "");
+}
+
 TEST(TuningTable, RoundTripsThroughJsonWithRowsThatSayTheBestAndItsMargin) {
   const TuningTable table = threeSizes();
   const nlohmann::json json = tuningTableToJson(table);
@@ -90,8 +100,9 @@ TEST(TuningTable, RefusesRowsItsOwnTimesContradict) {
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][1]["parameters"]["dims"] = {3, 3}; }),
             "t.json: $.candidates[1].parameters");
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["algorithm"] = "rnig"; }), "t.json: $.candidates[0].algorithm");
-  // No consumer of a table (auto in a scenario, ddlrun, libddlscale) can place NVLS's switch.
-  EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["algorithm"] = "nccl-nvls"; }), "t.json: $.candidates[0].algorithm");
+  // NVLS is a candidate like any other (a scenario's auto places its switches; the runtimes refuse a table
+  // that chooses it: switchChoiceOf), so a renamed one fails on its label.
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["algorithm"] = "nccl-nvls"; }), "t.json: $.candidates[0].label");
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][0]["parameters"]["dims"] = {2, 4}; }),
             "t.json: $.candidates[0].parameters");  // ring takes no dims
   EXPECT_EQ(refusal([](nlohmann::json& j) { j["candidates"][2] = j["candidates"][0]; }), "t.json: $.candidates[2].label");

@@ -77,6 +77,14 @@ RING_THEN_HALVING_DOUBLING_AT_16384 = {
               "margin": 1.0},
              {"bytes": 1048576, "best": "halving-doubling", "time_s": 1e-3, "runner_up": "ring", "runner_up_time_s": 2e-3,
               "margin": 1.0}]}
+# A tuning table for one DGX H100 node whose best at 64 MiB is NVLS, which only a simulator places.
+NVLS_AT_8 = {
+    "source": "ddlsim tune", "topology": "dgx-h100-ndr", "gpus": 8, "collective": "allreduce", "type": "float32",
+    "candidates": [{"algorithm": "nccl-nvls", "parameters": {"channels": 16}, "label": "nccl-nvls 16 channels, 131072 B shards",
+                    "time_s": [1e-3]},
+                   {"algorithm": "ring", "parameters": {}, "label": "ring", "time_s": [2e-3]}],
+    "rows": [{"bytes": 67108864, "best": "nccl-nvls 16 channels, 131072 B shards", "time_s": 1e-3, "runner_up": "ring",
+              "runner_up_time_s": 2e-3, "margin": 1.0}]}
 # A scenario small enough to simulate in a moment, naming the shipped topology and model.
 SMALL_SCENARIO = {"name": "small", "topology": "minsky-p100-ib-edr", "model": "resnet50", "gpu": "P100", "batch_per_gpu": 32,
                   "gpus": [1, 4], "algorithms": [{"name": "ring"}, {"name": "ddl", "dims": {"1": "1", "4": "4"}}]}
@@ -660,10 +668,17 @@ CASES = [
           "--out", "{out}"], ["--channels", "connections"]),
     Case("ddlsim schedule: nccl-nvls as MSCCL XML", [SIM, "schedule", "--algorithm", "nccl-nvls", "--ranks", "8", "--msccl-xml",
                                                      "--out", "{out}"], ["--msccl-xml", "switch"]),
-    Case("ddlsim tune: nccl-nvls", [SIM, "tune", "--topology", "dgx-h100-ndr", "--gpus", "8", "--algorithms", "nccl-nvls",
-                                    "--out", "{out}"], ["--algorithms", "NVLS"]),
+    Case("ddlsim tune: nccl-nvls on a node without a multicast switch",
+         [SIM, "tune", "--topology", "minsky-p100-ib-edr", "--gpus", "4", "--algorithms", "nccl-nvls", "--out", "{out}"],
+         ["--algorithms", "NVLS", "multicast_switch"]),
+    Case("ddlsim tune: nccl-nvls over two nodes",
+         [SIM, "tune", "--topology", "dgx-h100-ndr", "--gpus", "16", "--algorithms", "nccl-nvls", "--out", "{out}"],
+         ["--algorithms", "one node's NVSwitch", "2 nodes"]),
     Case("ddlrun bench: nccl-nvls", [RUN, "bench", "--algorithm", "nccl-nvls", "-b", "1K", "-e", "1K"],
          ["--algorithm", "NVLS", "no part for"]),
+    Case("ddlrun bench: a tuning table that chooses NVLS",
+         [RUN, "bench", "--algorithm", "auto", "--tuning", "{dir}/t.json", "-b", "64M", "-e", "64M"],
+         ["--tuning", "chooses nccl-nvls 16 channels", "no part for"], {"t.json": json.dumps(NVLS_AT_8)}),
     Case("ddlsim collective: --out a directory", [SIM, "collective", "--algorithm", "ring", "--gpus", "4", "--topology",
                                                   "minsky-p100-ib-edr", "--out", "{dir}"], ["--out", "directory"]),
 
@@ -852,6 +867,11 @@ CASES = [
     Case("ddlrun train: a sharded scenario it cannot run", [RUN, "train", "{dir}/scenario.json", "--transport", "threads", "--ranks", "2"],
          ["scenario.json", "$.parallelism", "ddp only"],
          {"scenario.json": edited(dict(SMALL_SCENARIO, algorithms=[{"name": "ring"}]), ("$.parallelism", "zero3"))}),
+    Case("ddlrun train: a scenario whose nccl chooses NVLS", [RUN, "train", "{dir}/scenario.json", "--transport", "threads",
+                                                              "--ranks", "8"],
+         ["scenario.json", "$.algorithms[0]", "NVLS", "no part for", '"nvls": false'],
+         {"scenario.json": json.dumps(dict(SMALL_SCENARIO, topology="dgx-h100-ndr", gpu="H200", placement="packed", gpus=[8],
+                                           algorithms=[{"name": "nccl"}]))}),
     Case("ddlrun train: auto without a table for the job's ranks",
          [RUN, "train", "{source}/scenarios/powerai-ddl-resnet50-tuned.json", "--transport", "threads", "--ranks", "3"],
          ["powerai-ddl-resnet50-tuned.json", "$.algorithms[0].tuning", "allreduce-3.json"]),

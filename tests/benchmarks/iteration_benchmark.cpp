@@ -15,7 +15,7 @@
 
 #include "scenarios/scenario.hpp"
 #include "sim/registered_engines.hpp"
-#include "sim/engine/iteration_platform.hpp"
+#include "sim/engine/switch_placement.hpp"
 
 int main(int argc, char** argv) {
   using namespace ddl;

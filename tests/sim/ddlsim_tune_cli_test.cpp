@@ -59,6 +59,28 @@ TEST_F(DdlsimTune, WritesTheBestPerSizeAndAutoRunsIt) {
   }
 }
 
+// Where the nodes' NVSwitch reduces (DGX H100), tune weighs NVLS as NCCL does, and auto runs it on the
+// switch: at 64 MiB on one node of 8, nccl-nvls moves a buffer and a share each way where the ring moves
+// 2 (p-1)/p buffers, and wins. (The runtimes, which cannot place the switch, refuse such a table:
+// tests/bad_inputs/cases.py.)
+TEST_F(DdlsimTune, WeighsNvlsWhereTheNodesSwitchReduces) {
+  const fs::path table = dir_ / "h100.json";
+  const std::string tune = "tune --topology dgx-h100-ndr --gpus 8 -b 64M -e 64M --algorithms ring,nccl-ring,nccl-nvls --json --out ";
+  ASSERT_EQ(ddlsim(tune + table.string()).exitCode, 0);
+  const nlohmann::json tuned = nlohmann::json::parse(slurp(table));
+  std::set<std::string> labels;
+  for (const nlohmann::json& candidate : tuned["candidates"]) labels.insert(candidate["label"].get<std::string>());
+  EXPECT_TRUE(labels.count("nccl-nvls 16 channels, 131072 B shards")) << "NCCL's 16 NVLS channels";
+  EXPECT_TRUE(labels.count("nccl-nvls 8 channels, 131072 B shards"));
+  ASSERT_EQ(tuned["rows"].size(), 1u);
+  EXPECT_EQ(tuned["rows"][0]["best"].get<std::string>().rfind("nccl-nvls", 0), 0u) << tuned["rows"][0]["best"];
+  const nlohmann::json automatic =
+      json("collective --algorithm auto --tuning " + table.string() + " --topology dgx-h100-ndr --gpus 8 -b 64M -e 64M -a 3 --json");
+  ASSERT_EQ(automatic["rows"].size(), 1u);
+  EXPECT_EQ(automatic["rows"][0]["chosen"], tuned["rows"][0]["best"]);
+  EXPECT_EQ(automatic["rows"][0]["time_s"], tuned["rows"][0]["time_s"]);
+}
+
 TEST_F(DdlsimTune, TheTableIsTheSameBytesWhateverTheJobs) {
   const Result one = ddlsim(std::string(kTune) + " --algorithms ring,ddl,torus-2d --json -j 1");
   const Result two = ddlsim(std::string(kTune) + " --algorithms ring,ddl,torus-2d --json -j 2");

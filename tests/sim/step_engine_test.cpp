@@ -13,7 +13,7 @@
 
 #include "algorithms/collectives/definitions.hpp"
 #include "scenarios/scenario.hpp"
-#include "sim/engine/iteration_platform.hpp"
+#include "sim/engine/switch_placement.hpp"
 #include "sim/engine/simulation_error.hpp"
 #include "sim/simgrid/collective_on_simgrid.hpp"
 #include "sim/simgrid/iteration_on_simgrid.hpp"
