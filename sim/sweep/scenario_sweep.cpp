@@ -66,8 +66,6 @@ std::string gpusField(const Scenario& scenario, int gpus) {
   return scenario.path + ": $.gpus[" + std::to_string(listed - scenario.gpuCounts.begin()) + "]";
 }
 
-// Each collective of `choice` at `gpus` GPUs: each bucket's allreduce, or under a sharded plan each
-// bucket's reduce-scatter and all-gather by the algorithms of the entry's name or by auto's tables.
 // Where a schedule reduces in switches (nccl-nvls, nccl-nvls-tree), they must sit one per node, each serving
 // its node's GPUs: InvalidArgument naming the entry otherwise.
 void requireSwitchesFit(const Scenario& scenario, const ScenarioAlgorithm& choice, const IterationCollectives& buckets) {
@@ -78,6 +76,8 @@ void requireSwitchesFit(const Scenario& scenario, const ScenarioAlgorithm& choic
       throw InvalidArgument(scenario.path + ": " + choice.path, "at " + std::to_string(buckets.gpus) + " GPUs: " + misfit->reason);
 }
 
+// Each collective of `choice` at `gpus` GPUs: each bucket's allreduce, or under a sharded plan each
+// bucket's reduce-scatter and all-gather by the algorithms of the entry's name or by auto's tables.
 IterationCollectives pointBuckets(const Scenario& scenario, const IterationPlan& plan, const ScenarioAlgorithm& choice, int gpus) {
   try {
     IterationCollectives buckets =
