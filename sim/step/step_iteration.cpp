@@ -226,10 +226,13 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
       // Never ends before the collective: its listener is never called.
       state.contention = simulation_.start(kContentionSeconds, 0, core, effects_.overlapSlowdown, 1, this, 0);
     }
-    const Schedule& schedule = schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])];
+    const Schedule& schedule = scheduleOf(state.collective);
     state.program = std::make_unique<Program>(schedule.program(rank));
     runs_.start(*state.program, schedule.spec().wireBytesPerByte());
   }
+
+  // The schedule the iteration's collective `c` runs (schedules_, evened where the buckets were).
+  const Schedule& scheduleOf(std::size_t c) const { return schedules_[collectives_.scheduleIndex(steps_.collectives[c])]; }
 
   // A switch (CollectiveSpec::switches) runs its part of every collective that reduces in it, in the order
   // the GPUs run them, iteration after iteration: it only answers their loads and stores, so it needs no
@@ -244,7 +247,7 @@ class Iterations final : public ProgramRuns::Owner, public FluidSimulation::List
     SwitchState& state = switches_[static_cast<std::size_t>(participant - gpus_)];
     for (; state.iteration < iterations_; ++state.iteration, state.collective = 0)
       for (; state.collective < count_; ++state.collective) {
-        const Schedule& schedule = schedules_[collectives_.scheduleIndex(steps_.collectives[state.collective])];
+        const Schedule& schedule = scheduleOf(state.collective);
         if (schedule.spec().switches == 0) continue;
         state.program = std::make_unique<Program>(schedule.program(participant));
         runs_.start(*state.program, schedule.spec().wireBytesPerByte());
